@@ -4,8 +4,8 @@ import "math/bits"
 
 // Field geometry: the Mark I retina was a 20x20 grid of photocells (historical).
 const (
-	Rows  = 20         // photocell rows
-	Cols  = 20         // photocell columns
+	Rows  = 20          // photocell rows
+	Cols  = 20          // photocell columns
 	N     = Rows * Cols // number of S-units
 	Words = (N + 63) / 64
 )
