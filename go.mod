@@ -1,3 +1,5 @@
 module github.com/mark1-perceptron/mark1
 
-go 1.25
+go 1.26.0
+
+require golang.org/x/image v0.47.0 // indirect

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mark1-perceptron/mark1/images"
+)
+
+// loadData reads a --data argument: builtin:NAME, idx:IMAGES,LABELS, or a folder with one
+// sub-folder per class.
+func loadData(spec string) (*images.Set, error) {
+	switch {
+	case spec == "":
+		return nil, usageErr("--data is required (builtin:NAME, idx:IMAGES,LABELS or a folder)")
+	case strings.HasPrefix(spec, "builtin:"):
+		return images.Builtin(strings.TrimPrefix(spec, "builtin:"))
+	case strings.HasPrefix(spec, "idx:"):
+		parts := strings.Split(strings.TrimPrefix(spec, "idx:"), ",")
+		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+			return nil, usageErr(fmt.Sprintf("--data %q: want idx:IMAGES,LABELS", spec))
+		}
+		return images.LoadIDX(parts[0], parts[1])
+	default:
+		return images.LoadDir(spec)
+	}
+}

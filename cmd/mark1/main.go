@@ -1,0 +1,114 @@
+// Command mark1 runs the Mark I Perceptron emulator from the command line: train a machine on
+// a card set, evaluate and query it, export its features and weights, write wiring files, and
+// measure its speed.
+//
+// Run "mark1 help" for the commands; the README documents every flag and JSON format.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// usageError marks an error in the command line itself (exit status 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErr(msg string) error { return &usageError{msg} }
+
+type command struct {
+	name, args, help string
+	run              func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"train", "--data SPEC [flags]", "train a machine on a card set", cmdTrain},
+		{"eval", "--state FILE --data SPEC", "accuracy and confusion matrix of a saved machine", cmdEval},
+		{"classify", "--state FILE IMAGE", "show the retina, the firing R-units and the class of one image", cmdClassify},
+		{"features", "--state FILE --data SPEC", "CSV of each card's A-unit states", cmdFeatures},
+		{"weights", "--state FILE", "CSV of each R-unit's bias and weights, in increments", cmdWeights},
+		{"wiring", "generate|check|print ...", "generate, validate and print plug-board wiring files", cmdWiring},
+		{"demo", "[--data SPEC]", "train on a built-in set and show the machine learning", cmdDemo},
+		{"bench", "[--json]", "presentations per second of the full-size machine", cmdBench},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit status: 0 success, 1 failure, 2 usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout, stderr)
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			}
+			fmt.Fprintf(stderr, "mark1 %s: %v\n", c.name, err)
+			var ue *usageError
+			if errors.As(err, &ue) {
+				return 2
+			}
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "mark1: unknown command %q (run \"mark1 help\")\n", args[0])
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "mark1: an emulator of the Mark I Perceptron (1958-60)")
+	fmt.Fprintln(w, "\nusage: mark1 COMMAND [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %-28s %s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintln(w, "\nRun \"mark1 COMMAND -h\" for a command's flags.")
+}
+
+// flagSet is a command's flags: errors come back as one-line usage errors, -h prints the flags
+// on standard output.
+type flagSet struct {
+	*flag.FlagSet
+	args string
+	out  io.Writer
+}
+
+func newFlags(name, args string, stdout io.Writer) *flagSet {
+	fs := flag.NewFlagSet("mark1 "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{fs, args, stdout}
+}
+
+func (f *flagSet) parse(args []string) error {
+	err := f.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(f.out, "usage: %s %s\n\nflags:\n", f.Name(), f.args)
+		f.SetOutput(f.out)
+		f.PrintDefaults()
+		return err
+	}
+	return usageErr(err.Error())
+}

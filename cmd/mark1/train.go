@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/patchboard"
+)
+
+// machineFlags are the flags that build a new machine.
+type machineFlags struct {
+	seed   uint64
+	rule   string
+	ideal  bool
+	rUnits int
+	aUnits int
+	coding string
+	wiring string
+}
+
+func (mf *machineFlags) register(fs *flagSet) {
+	d := machine.Default()
+	fs.Uint64Var(&mf.seed, "seed", d.Seed, "seed of every random choice (wiring, spreads, noise, order)")
+	fs.StringVar(&mf.rule, "rule", "alpha", "learning rule: alpha, gamma or forced")
+	fs.BoolVar(&mf.ideal, "ideal", false, "turn every analog flaw off (the textbook perceptron)")
+	fs.IntVar(&mf.rUnits, "r-units", d.RUnits, "number of R-units")
+	fs.IntVar(&mf.aUnits, "a-units", d.MarkI.AUnits, "number of A-units of the random plug-board")
+	fs.StringVar(&mf.coding, "coding", "auto", "class coding: auto, onehot, binary, or a code FILE")
+	fs.StringVar(&mf.wiring, "wiring", "random", "plug-board: random, identity, local, or a wiring FILE")
+}
+
+// build makes a machine for the classes of set.
+func (mf *machineFlags) build(set *images.Set) (*machine.Machine, error) {
+	cfg := machine.Default()
+	cfg.Seed = mf.seed
+	rule, err := machine.ParseRule(mf.rule)
+	if err != nil {
+		return nil, usageErr("--rule: " + err.Error())
+	}
+	cfg.Rule = rule
+	cfg.RUnits = mf.rUnits
+	cfg.MarkI.AUnits = mf.aUnits
+	if mf.ideal {
+		cfg = cfg.Ideal()
+	}
+	switch mf.wiring {
+	case machine.WiringRandom, machine.WiringIdentity, machine.WiringLocal:
+		cfg.Wiring = mf.wiring
+	default:
+		b, err := readWiring(mf.wiring)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Wiring, cfg.Board = machine.WiringFile, b
+	}
+	switch mf.coding {
+	case machine.CodingAuto, machine.CodingOneHot, machine.CodingBinary:
+		cfg.Coding = mf.coding
+	default:
+		f, err := os.Open(mf.coding)
+		if err != nil {
+			return nil, fmt.Errorf("--coding: %w", err)
+		}
+		defer f.Close()
+		codes, err := machine.ReadCodes(f, mf.coding, set.Classes, cfg.RUnits)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Coding, cfg.Codes = machine.CodingTable, codes
+	}
+	return machine.New(cfg, set.Classes)
+}
+
+func readWiring(path string) (*patchboard.Board, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--wiring: %w", err)
+	}
+	defer f.Close()
+	return patchboard.Read(f, path)
+}
+
+// trainReport is the JSON output of "mark1 train --json".
+type trainReport struct {
+	Data      string                `json:"data"`
+	Cards     int                   `json:"cards"`
+	Classes   []string              `json:"classes"`
+	Machine   machineSummary        `json:"machine"`
+	Epochs    []machine.EpochStats  `json:"epochs"`
+	Converged bool                  `json:"converged"`
+	Train     machine.Result        `json:"train"`
+	Test      *machine.Result       `json:"test,omitempty"`
+	Saved     string                `json:"saved,omitempty"`
+}
+
+type machineSummary struct {
+	Seed   uint64 `json:"seed"`
+	Rule   string `json:"rule"`
+	Ideal  bool   `json:"ideal"`
+	SUnits int    `json:"s_units"`
+	AUnits int    `json:"a_units"`
+	RUnits int    `json:"r_units"`
+	Coding string `json:"coding"`
+	Wiring string `json:"wiring"`
+}
+
+func summarize(m *machine.Machine) machineSummary {
+	c := m.Config()
+	return machineSummary{c.Seed, c.Rule.String(), c.IsIdeal(), 400, m.AUnits(), m.RUnits(), c.Coding, c.Wiring}
+}
+
+func cmdTrain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train", "--data SPEC [flags]", stdout)
+	var mf machineFlags
+	mf.register(fs)
+	data := fs.String("data", "", "cards: builtin:NAME, idx:IMAGES,LABELS, or a folder of class folders")
+	test := fs.String("test", "", "optional held-out cards to evaluate after training (same spec forms)")
+	epochs := fs.Int("epochs", 10, "maximum number of passes through the cards")
+	keepGoing := fs.Bool("keep-going", false, "train all epochs even after an epoch with no correction")
+	shuffle := fs.Bool("shuffle", false, "shuffle the cards each epoch (from the seed); off means file order")
+	save := fs.String("save", "", "write the trained machine to this state FILE")
+	jsonOut := fs.Bool("json", false, "print a JSON report instead of text")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *epochs < 1 {
+		return usageErr("--epochs must be at least 1")
+	}
+	set, err := loadData(*data)
+	if err != nil {
+		return err
+	}
+	var testSet *images.Set
+	if *test != "" {
+		if testSet, err = loadData(*test); err != nil {
+			return err
+		}
+	}
+	m, err := mf.build(set)
+	if err != nil {
+		return err
+	}
+	deck, err := m.Prepare(set)
+	if err != nil {
+		return err
+	}
+	rep := trainReport{Data: *data, Cards: deck.Len(), Classes: set.Classes, Machine: summarize(m)}
+	if !*jsonOut {
+		fmt.Fprintf(stdout, "training %s: %d cards, %d classes; %d A-units, %d R-units (%s coding), rule %s, %s\n",
+			*data, deck.Len(), len(set.Classes), m.AUnits(), m.RUnits(), m.Config().Coding, m.Config().Rule, idealWord(m))
+	}
+	bar := newBar(stderr, *jsonOut, *epochs*deck.Len())
+	for e := 1; e <= *epochs; e++ {
+		st := m.Epoch(deck, *shuffle, bar.step)
+		st.Epoch = e
+		rep.Epochs = append(rep.Epochs, st)
+		bar.clear()
+		if !*jsonOut {
+			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, deck.Len()))
+		}
+		if st.Corrections == 0 {
+			rep.Converged = true
+			if !*keepGoing {
+				break
+			}
+		}
+	}
+	bar.finish()
+	rep.Train = m.Evaluate(deck)
+	if testSet != nil {
+		td, err := m.Prepare(testSet)
+		if err != nil {
+			return fmt.Errorf("--test: %w", err)
+		}
+		r := m.Evaluate(td)
+		rep.Test = &r
+	}
+	if *save != "" {
+		if err := m.Save(*save); err != nil {
+			return err
+		}
+		rep.Saved = *save
+	}
+	if *jsonOut {
+		return writeJSON(stdout, rep)
+	}
+	fmt.Fprintf(stdout, "training accuracy: %.1f%% (%d of %d)\n", 100*rep.Train.Accuracy, rep.Train.Correct, rep.Train.Cards)
+	if rep.Test != nil {
+		fmt.Fprintf(stdout, "test accuracy:     %.1f%% (%d of %d) on %s\n", 100*rep.Test.Accuracy, rep.Test.Correct, rep.Test.Cards, *test)
+	}
+	if rep.Saved != "" {
+		fmt.Fprintf(stdout, "saved %s\n", rep.Saved)
+	}
+	return nil
+}
+
+func idealWord(m *machine.Machine) string {
+	if m.Config().IsIdeal() {
+		return "ideal (no analog flaws)"
+	}
+	return "analog"
+}
+
+// errBar draws the error fraction as a bar of up to 40 characters.
+func errBar(n, of int) string {
+	if of == 0 {
+		return ""
+	}
+	return strings.Repeat("#", (40*n+of-1)/of)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// progress is a progress bar on a terminal, or nothing.
+type progress struct{ bar *progressbar.ProgressBar }
+
+func newBar(stderr io.Writer, quiet bool, total int) *progress {
+	f, ok := stderr.(*os.File)
+	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return &progress{}
+	}
+	return &progress{progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetDescription("training"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
+func (p *progress) step(int) {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
+
+func (p *progress) clear() {
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}
