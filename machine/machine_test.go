@@ -213,8 +213,59 @@ func TestRules(t *testing.T) {
 					t.Fatalf("forced rule: %d corrections for %d cards", st.Corrections, st.Cards)
 				}
 			}
-			if acc := m.Evaluate(deck).Accuracy; acc < 0.9 {
+			// Error-correcting rules separate E from F; forced (Hebbian) reinforcement need not.
+			if acc := m.Evaluate(deck).Accuracy; rule != Forced && acc < 0.9 {
 				t.Fatalf("%s rule: accuracy %v on E vs F", rule, acc)
+			}
+		})
+	}
+}
+
+// TestMovesMirrorWeights replays the observer's moves on plain arrays, as a hardware bridge
+// would, and checks that they reproduce the ideal machine's weights under every rule.
+func TestMovesMirrorWeights(t *testing.T) {
+	set := builtin(t, "shapes")
+	for _, rule := range []Rule{Alpha, Gamma, Forced} {
+		t.Run(rule.String(), func(t *testing.T) {
+			cfg := Default().Ideal()
+			cfg.Rule = rule
+			m, err := New(cfg, set.Classes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := m.AUnits()
+			mirror := make([][]float64, m.RUnits())
+			for r := range mirror {
+				mirror[r] = make([]float64, n+1)
+			}
+			active := make([]bool, n+1)
+			m.Observe(ObserverFunc(func(e *Event) {
+				clear(active)
+				for _, a := range e.Active {
+					active[a] = true
+				}
+				active[n] = true // the bias unit is always on
+				for _, mv := range e.Moves {
+					for i := range mirror[mv.R] {
+						if active[i] {
+							mirror[mv.R][i] += mv.OnActive
+						} else {
+							mirror[mv.R][i] += mv.OnInactive
+						}
+					}
+				}
+			}))
+			deck, _ := m.Prepare(set)
+			for range 5 {
+				m.Epoch(deck, true, nil)
+			}
+			for r := range mirror {
+				w := m.Weights(r)
+				for i := range w {
+					if math.Abs(w[i]-mirror[r][i]) > 1e-9 {
+						t.Fatalf("R%d pot %d: machine %v, mirrored moves %v", r, i, w[i], mirror[r][i])
+					}
+				}
 			}
 		})
 	}

@@ -1,0 +1,205 @@
+package images
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+)
+
+// Limits on IDX files, checked against the headers before anything is allocated from them.
+const (
+	maxIDXBytes = 1 << 31 // pixel bytes in one images file (2 GiB)
+	maxIDXCount = 1 << 21 // images in one file (2,097,152; MNIST has 60,000, EMNIST up to 814,255)
+)
+
+// idxChunk is how many pixel bytes are read at a time (rounded to whole images), so that the
+// memory taken grows with the data actually present, not with what a header claims.
+const idxChunk = 1 << 20
+
+// LoadIDX loads an MNIST-style data set: an IDX images file (magic 0x00000803: unsigned bytes,
+// dimensions count, rows, columns) and an IDX labels file (magic 0x00000801: unsigned bytes,
+// dimension count), each plain or gzip-compressed (recognised by content, not by name), in
+// the layout of http://yann.lecun.com/exdb/mnist. Only the unsigned-byte data type is read.
+//
+// MNIST digits are white on black; the images are inverted (255-v) into the printed-card
+// convention, dark ink on white paper, and kept as *image.Gray of cols x rows pixels. The
+// classes are the distinct label values as decimal strings, sorted numerically ("0".."9" for
+// MNIST); the cards keep the file's order, with Source "IMAGES#INDEX" (index from 0).
+//
+// Headers are checked before any data is read: the magic numbers, equal counts in both files,
+// rows and columns positive and within MaxSide and MaxPixels, at most 2,097,152 images and at most
+// 2 GiB of pixels. A file shorter than its header claims is an error.
+func LoadIDX(images, labels string) (*Set, error) {
+	fi, err := os.Open(images)
+	if err != nil {
+		return nil, fmt.Errorf("images: %w", err)
+	}
+	defer fi.Close()
+	fl, err := os.Open(labels)
+	if err != nil {
+		return nil, fmt.Errorf("images: %w", err)
+	}
+	defer fl.Close()
+	return readIDX(images, fi, labels, fl)
+}
+
+// readIDX reads the IDX images from img (named imgName in errors) and their labels from lbl.
+func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set, error) {
+	ir, err := idxReader(imgName, img)
+	if err != nil {
+		return nil, err
+	}
+	lr, err := idxReader(lblName, lbl)
+	if err != nil {
+		return nil, err
+	}
+	dims, err := idxHeader(imgName, ir, 3, "images (count, rows, columns)", 1)
+	if err != nil {
+		return nil, err
+	}
+	ldims, err := idxHeader(lblName, lr, 1, "labels (count)", 3)
+	if err != nil {
+		return nil, err
+	}
+	count, rows, cols := uint64(dims[0]), uint64(dims[1]), uint64(dims[2])
+	switch {
+	case uint64(ldims[0]) != count:
+		return nil, fmt.Errorf("images: %s has %d images but %s has %d labels", imgName, count, lblName, ldims[0])
+	case count == 0:
+		return nil, fmt.Errorf("images: %s: no images", imgName)
+	case count > maxIDXCount:
+		return nil, fmt.Errorf("images: %s: %d images exceeds the limit of %d", imgName, count, maxIDXCount)
+	case rows == 0 || cols == 0:
+		return nil, fmt.Errorf("images: %s: empty images (%dx%d pixels)", imgName, cols, rows)
+	case rows > MaxSide || cols > MaxSide || rows*cols > MaxPixels:
+		return nil, fmt.Errorf("images: %s: %dx%d-pixel images exceed the limit of %d pixels per side and %d pixels", imgName, cols, rows, MaxSide, MaxPixels)
+	case count*rows*cols > maxIDXBytes:
+		return nil, fmt.Errorf("images: %s: %d images of %dx%d pixels (%d bytes) exceed the limit of %d bytes", imgName, count, cols, rows, count*rows*cols, uint64(maxIDXBytes))
+	}
+	n, size := int(count), int(rows*cols)
+
+	// Labels: read as they come, so a lying header costs nothing.
+	labelBytes, err := io.ReadAll(io.LimitReader(lr, int64(n)))
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, readError(lblName, err)
+	}
+	if len(labelBytes) < n {
+		return nil, fmt.Errorf("images: %s: truncated: want %d bytes of labels, got %d", lblName, n, len(labelBytes))
+	}
+	var seen [256]bool
+	for _, v := range labelBytes {
+		seen[v] = true
+	}
+	var classOf [256]int
+	set := &Set{Name: imgName}
+	for v := range seen {
+		if seen[v] {
+			classOf[v] = len(set.Classes)
+			set.Classes = append(set.Classes, strconv.Itoa(v))
+		}
+	}
+
+	// Pixels: read a chunk of whole images at a time.
+	perChunk := max(1, idxChunk/size)
+	set.Cards = make([]Card, 0, min(n, 4096))
+	var chunk []byte
+	for i := range n {
+		if i%perChunk == 0 {
+			m := min(perChunk, n-i)
+			chunk = make([]byte, m*size)
+			got, err := io.ReadFull(ir, chunk)
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, fmt.Errorf("images: %s: truncated: want %d bytes of pixels, got %d", imgName, n*size, i*size+got)
+			}
+			if err != nil {
+				return nil, readError(imgName, err)
+			}
+			for j := range chunk {
+				chunk[j] = 255 - chunk[j] // white-on-black digits to dark ink on white paper
+			}
+		}
+		k := i % perChunk
+		set.Cards = append(set.Cards, Card{
+			Image: &image.Gray{
+				Pix:    slices.Clip(chunk[k*size : (k+1)*size]),
+				Stride: int(cols),
+				Rect:   image.Rect(0, 0, int(cols), int(rows)),
+			},
+			Class:  classOf[labelBytes[i]],
+			Source: imgName + "#" + strconv.Itoa(i),
+		})
+	}
+	return set, nil
+}
+
+// idxReader returns a buffered reader of r's content, decompressed if it starts with the gzip
+// magic bytes 1f 8b.
+func idxReader(name string, r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, readError(name, err)
+		}
+		return bufio.NewReader(zr), nil
+	}
+	return br, nil
+}
+
+// idxTypes names the IDX data type codes.
+var idxTypes = map[byte]string{
+	0x08: "unsigned byte", 0x09: "signed byte", 0x0b: "short", 0x0c: "int", 0x0d: "float", 0x0e: "double",
+}
+
+// idxHeader reads an IDX header of unsigned bytes with want dimensions, and returns them.
+// swapped is the dimension count of the other file of the pair, for a hint.
+func idxHeader(name string, r io.Reader, want int, what string, swapped int) ([]uint32, error) {
+	var magic [4]byte
+	if got, err := io.ReadFull(r, magic[:]); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("images: %s: truncated: want 4 bytes of IDX magic number, got %d", name, got)
+		}
+		return nil, readError(name, err)
+	}
+	if magic[0] != 0 || magic[1] != 0 {
+		return nil, fmt.Errorf("images: %s: not an IDX file (magic number 0x%08x; want 0x%08x for %s)", name, binary.BigEndian.Uint32(magic[:]), 0x800|want, what)
+	}
+	if magic[2] != 0x08 {
+		t, ok := idxTypes[magic[2]]
+		if !ok {
+			t = "unknown"
+		}
+		return nil, fmt.Errorf("images: %s: IDX data type 0x%02x (%s) is not supported; want 0x08 (unsigned byte)", name, magic[2], t)
+	}
+	if d := int(magic[3]); d != want {
+		hint := ""
+		if d == swapped {
+			hint = " (are the images and labels files swapped?)"
+		}
+		return nil, fmt.Errorf("images: %s: IDX file has %d dimensions, want %d for %s%s", name, d, want, what, hint)
+	}
+	buf := make([]byte, 4*want)
+	if got, err := io.ReadFull(r, buf); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("images: %s: truncated: want %d bytes of IDX dimensions, got %d", name, len(buf), got)
+		}
+		return nil, readError(name, err)
+	}
+	dims := make([]uint32, want)
+	for i := range dims {
+		dims[i] = binary.BigEndian.Uint32(buf[4*i:])
+	}
+	return dims, nil
+}
+
+// readError wraps an error reading file name (a gzip error, say).
+func readError(name string, err error) error {
+	return fmt.Errorf("images: %s: %w", name, err)
+}

@@ -1,0 +1,393 @@
+package retina
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// grayImage returns a w x h gray image with bounds starting at (x0, y0) and pixel values from f.
+func grayImage(x0, y0, w, h int, f func(x, y int) uint8) *image.Gray {
+	img := image.NewGray(image.Rect(x0, y0, x0+w, y0+h))
+	for y := range h {
+		for x := range w {
+			img.SetGray(x0+x, y0+y, color.Gray{Y: f(x, y)})
+		}
+	}
+	return img
+}
+
+// randomGray returns a w x h image of random gray levels.
+func randomGray(seed uint64, w, h int) *image.Gray {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	return grayImage(0, 0, w, h, func(int, int) uint8 { return uint8(rng.IntN(256)) })
+}
+
+// newRetina builds a retina or fails the test.
+func newRetina(t testing.TB, p Params, seed uint64) *Retina {
+	t.Helper()
+	r, err := New(p, rand.New(rand.NewPCG(seed, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// idealWith returns IdealParams changed by f.
+func idealWith(f func(*Params)) Params {
+	p := IdealParams()
+	if f != nil {
+		f(&p)
+	}
+	return p
+}
+
+// refMeans computes each cell's mean luminance independently of the summed-area table: the
+// placement of the design (the larger side spans the field at Scale 1, centred, shifted by the
+// offsets), then the exact overlap of the cell's box with every pixel, Surround elsewhere.
+func refMeans(img *image.Gray, p Params) [N]float64 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	pp := float64(max(w, h)) / (Cols * p.Scale)
+	var out [N]float64
+	for row := range Rows {
+		for col := range Cols {
+			u0 := float64(w)/2 + pp*(float64(col)-10-p.OffsetX)
+			v0 := float64(h)/2 + pp*(float64(row)-10-p.OffsetY)
+			u1, v1 := u0+pp, v0+pp
+			sum, covered := 0.0, 0.0
+			for y := range h {
+				oy := math.Min(v1, float64(y+1)) - math.Max(v0, float64(y))
+				if oy <= 0 {
+					continue
+				}
+				for x := range w {
+					ox := math.Min(u1, float64(x+1)) - math.Max(u0, float64(x))
+					if ox <= 0 {
+						continue
+					}
+					sum += ox * oy * float64(img.GrayAt(b.Min.X+x, b.Min.Y+y).Y) / 255
+					covered += ox * oy
+				}
+			}
+			out[row*Cols+col] = (sum + p.Surround*(pp*pp-covered)) / (pp * pp)
+		}
+	}
+	return out
+}
+
+func TestAreaAverageExact(t *testing.T) {
+	tests := []struct {
+		name string
+		img  *image.Gray
+		p    Params
+	}{
+		{"20x20 identity", randomGray(1, 20, 20), idealWith(nil)},
+		{"40x40 2x2 blocks", randomGray(2, 40, 40), idealWith(nil)},
+		{"60x60 3x3 blocks", randomGray(3, 60, 60), idealWith(nil)},
+		{"28x28 fractional", randomGray(4, 28, 28), idealWith(nil)},
+		{"30x30 fractional", randomGray(5, 30, 30), idealWith(nil)},
+		{"7x5 small, wide", randomGray(6, 7, 5), idealWith(nil)},
+		{"33x50 tall", randomGray(7, 33, 50), idealWith(nil)},
+		{"half size", randomGray(8, 40, 40), idealWith(func(p *Params) { p.Scale = 0.5 })},
+		{"double size", randomGray(9, 40, 40), idealWith(func(p *Params) { p.Scale = 2 })},
+		{"shifted", randomGray(10, 28, 28), idealWith(func(p *Params) { p.OffsetX, p.OffsetY = 2.5, -1.25 })},
+		{"grey surround, shrunk", randomGray(11, 25, 31), idealWith(func(p *Params) { p.Surround, p.Scale = 0.3, 0.7 })},
+		{"off the field", randomGray(12, 20, 20), idealWith(func(p *Params) { p.OffsetX = 40 })},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRetina(t, tc.p, 1)
+			var s Stimulus
+			r.Prepare(tc.img, &s)
+			want := refMeans(tc.img, tc.p)
+			for i := range N {
+				if math.Abs(float64(s.Light[i])-want[i]) > 1e-6 {
+					t.Fatalf("cell %d (row %d col %d): light %v, want %v", i, i/Cols, i%Cols, s.Light[i], want[i])
+				}
+				if s.G[i] != s.Light[i] {
+					t.Fatalf("ideal cell %d: G %v != Light %v", i, s.G[i], s.Light[i])
+				}
+			}
+		})
+	}
+}
+
+// TestBlockMeansBitExact checks that cells made of whole pixels get exactly the float64 block
+// mean: the ideal retina must agree with a plain threshold of the block means even at ties.
+func TestBlockMeansBitExact(t *testing.T) {
+	for _, k := range []int{1, 2, 3} {
+		img := randomGray(uint64(20+k), 20*k, 20*k)
+		r := newRetina(t, IdealParams(), 1)
+		var s Stimulus
+		r.Prepare(img, &s)
+		for i := range N {
+			sum := 0
+			for y := range k {
+				for x := range k {
+					sum += int(img.GrayAt((i%Cols)*k+x, (i/Cols)*k+y).Y)
+				}
+			}
+			want := float32(float64(sum) / float64(255*k*k))
+			if s.Light[i] != want {
+				t.Fatalf("k=%d cell %d: light %v, want exactly %v", k, i, s.Light[i], want)
+			}
+		}
+	}
+	// A 2x2 block of two black and two white pixels averages to exactly one half: off.
+	img := grayImage(0, 0, 40, 40, func(x, _ int) uint8 { return uint8(255 * (x % 2)) })
+	r := newRetina(t, IdealParams(), 1)
+	var s Stimulus
+	var out Bits
+	r.Prepare(img, &s)
+	r.Expose(&s, 3, nil, &out)
+	if s.Light[0] != 0.5 || out.Count() != 0 {
+		t.Fatalf("half-grey blocks: light %v, %d cells on; want 0.5 and none", s.Light[0], out.Count())
+	}
+}
+
+func TestPlacementAndSurround(t *testing.T) {
+	black := func(w, h int) *image.Gray { return grayImage(0, 0, w, h, func(int, int) uint8 { return 0 }) }
+	tests := []struct {
+		name     string
+		img      image.Image
+		p        Params
+		inside   func(row, col int) bool // cells showing the card
+		surround float32
+	}{
+		{"wide card centred vertically", black(40, 20), idealWith(nil),
+			func(row, _ int) bool { return row >= 5 && row < 15 }, 1},
+		{"tall card centred horizontally", black(20, 40), idealWith(nil),
+			func(_, col int) bool { return col >= 5 && col < 15 }, 1},
+		{"grey surround", black(30, 12), idealWith(func(p *Params) { p.Surround = 0.25 }),
+			func(row, _ int) bool { return row >= 6 && row < 14 }, 0.25},
+		{"half scale", black(10, 10), idealWith(func(p *Params) { p.Scale = 0.5 }),
+			func(row, col int) bool { return row >= 5 && row < 15 && col >= 5 && col < 15 }, 1},
+		{"shifted right and up", black(10, 10), idealWith(func(p *Params) { p.Scale, p.OffsetX, p.OffsetY = 0.5, 3, -2 }),
+			func(row, col int) bool { return row >= 3 && row < 13 && col >= 8 && col < 18 }, 1},
+		{"bounds not at origin", grayImage(-13, 71, 40, 20, func(int, int) uint8 { return 0 }), idealWith(nil),
+			func(row, _ int) bool { return row >= 5 && row < 15 }, 1},
+		{"empty image", image.NewGray(image.Rect(5, 5, 5, 9)), idealWith(func(p *Params) { p.Surround = 0.6 }),
+			func(int, int) bool { return false }, 0.6},
+		{"nil image", nil, idealWith(nil), func(int, int) bool { return false }, 1},
+		{"analog empty image", image.NewGray(image.Rectangle{}), func() Params {
+			p := DefaultParams()
+			p.Surround, p.Lamp = 0.5, 1.5
+			return p
+		}(), func(int, int) bool { return false }, 0.75},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRetina(t, tc.p, 1)
+			var s Stimulus
+			r.Prepare(tc.img, &s)
+			for i := range N {
+				want := tc.surround
+				if tc.inside(i/Cols, i%Cols) {
+					want = 0
+				}
+				if math.Abs(float64(s.Light[i]-want)) > 1e-6 {
+					t.Fatalf("row %d col %d: light %v, want %v", i/Cols, i%Cols, s.Light[i], want)
+				}
+			}
+		})
+	}
+}
+
+func TestColourAndAlpha(t *testing.T) {
+	opaque := image.NewRGBA(image.Rect(0, 0, 20, 20))
+	clear := image.NewNRGBA(image.Rect(0, 0, 20, 20))
+	half := image.NewNRGBA(image.Rect(0, 0, 20, 20))
+	paletted := image.NewPaletted(image.Rect(0, 0, 20, 20), color.Palette{color.RGBA{R: 200, G: 30, B: 90, A: 255}})
+	for y := range 20 {
+		for x := range 20 {
+			opaque.Set(x, y, color.RGBA{R: 200, G: 30, B: 90, A: 255})
+			clear.Set(x, y, color.NRGBA{})
+			half.Set(x, y, color.NRGBA{A: 128}) // black at half opacity
+		}
+	}
+	y16 := float64(color.Gray16Model.Convert(color.RGBA{R: 200, G: 30, B: 90, A: 255}).(color.Gray16).Y) / 65535
+	tests := []struct {
+		name     string
+		img      image.Image
+		surround float64
+		want     float64
+	}{
+		{"RGBA uses Rec. 601 luminance", opaque, 1, y16},
+		{"paletted through RGBA64At", paletted, 1, y16},
+		{"transparent shows the surround", clear, 0.4, 0.4},
+		{"half-transparent black over white", half, 1, 1 - 128.0/255},
+		{"half-transparent black over black", half, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRetina(t, idealWith(func(p *Params) { p.Surround = tc.surround }), 1)
+			var s Stimulus
+			r.Prepare(tc.img, &s)
+			for i := range N {
+				if math.Abs(float64(s.Light[i])-tc.want) > 1e-4 {
+					t.Fatalf("cell %d: light %v, want %v", i, s.Light[i], tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestHugeSyntheticImage(t *testing.T) {
+	// image.Uniform has bounds of +-1e9 pixels: it is sampled, not integrated, and must not
+	// exhaust memory.
+	r := newRetina(t, IdealParams(), 1)
+	var s Stimulus
+	r.Prepare(image.NewUniform(color.Gray{Y: 51}), &s)
+	for i := range N {
+		if math.Abs(float64(s.Light[i])-0.2) > 1e-6 {
+			t.Fatalf("cell %d: light %v, want 0.2", i, s.Light[i])
+		}
+	}
+}
+
+func TestRotation(t *testing.T) {
+	img := randomGray(30, 20, 20)
+	r0 := newRetina(t, IdealParams(), 1)
+	var s0 Stimulus
+	r0.Prepare(img, &s0)
+	orig := func(row, col int) float32 { return s0.Light[row*Cols+col] }
+	tests := []struct {
+		deg  float64
+		from func(row, col int) (int, int) // the original cell a rotated cell shows
+	}{
+		{90, func(r, c int) (int, int) { return 19 - c, r }},
+		{-270, func(r, c int) (int, int) { return 19 - c, r }},
+		{450, func(r, c int) (int, int) { return 19 - c, r }},
+		{180, func(r, c int) (int, int) { return 19 - r, 19 - c }},
+		{270, func(r, c int) (int, int) { return c, 19 - r }},
+		{-90, func(r, c int) (int, int) { return c, 19 - r }},
+		{360, func(r, c int) (int, int) { return r, c }},
+	}
+	for _, tc := range tests {
+		r := newRetina(t, idealWith(func(p *Params) { p.Rotation = tc.deg }), 1)
+		var s Stimulus
+		r.Prepare(img, &s)
+		for i := range N {
+			fr, fc := tc.from(i/Cols, i%Cols)
+			if math.Abs(float64(s.Light[i]-orig(fr, fc))) > 1e-6 {
+				t.Fatalf("rotation %v: cell (%d,%d) light %v, want original (%d,%d) %v",
+					tc.deg, i/Cols, i%Cols, s.Light[i], fr, fc, orig(fr, fc))
+			}
+		}
+	}
+
+	// Clockwise: a bar along the top of the field ends up along its right side at 90 degrees.
+	bar := grayImage(0, 0, 20, 20, func(_, y int) uint8 {
+		if y < 3 {
+			return 0
+		}
+		return 255
+	})
+	r := newRetina(t, idealWith(func(p *Params) { p.Rotation = 90 }), 1)
+	var s Stimulus
+	var out Bits
+	r.Prepare(bar, &s)
+	r.Expose(&s, 3, nil, &out)
+	for i := range N {
+		if want := i%Cols >= 17; out.Get(i) != want {
+			t.Fatalf("90 degrees: cell (%d,%d) on=%v, want %v", i/Cols, i%Cols, out.Get(i), want)
+		}
+	}
+
+	// Any angle keeps a figure's dark area when it stays on the field.
+	square := grayImage(0, 0, 40, 40, func(x, y int) uint8 {
+		if x >= 12 && x < 28 && y >= 16 && y < 24 {
+			return 0
+		}
+		return 255
+	})
+	for _, deg := range []float64{0, 17, 45, 100} {
+		r := newRetina(t, idealWith(func(p *Params) { p.Rotation = deg }), 1)
+		var s Stimulus
+		r.Prepare(square, &s)
+		dark := 0.0
+		for _, l := range s.Light {
+			dark += 1 - float64(l)
+		}
+		if math.Abs(dark-32) > 0.5 {
+			t.Errorf("rotation %v: dark area %.3f cells, want 32", deg, dark)
+		}
+	}
+}
+
+func TestBlur(t *testing.T) {
+	spot := grayImage(0, 0, 20, 20, func(x, y int) uint8 {
+		if x == 10 && y == 10 {
+			return 0
+		}
+		return 255
+	})
+	centre, right, diag, far := 10*Cols+10, 10*Cols+11, 11*Cols+11, 0
+	tests := []struct {
+		blur float64
+	}{{0}, {0.35}, {0.7}, {1.5}}
+	prevCentre := float32(-1)
+	for _, tc := range tests {
+		p := DefaultParams()
+		p.Blur, p.Spread = tc.blur, 0
+		r := newRetina(t, p, 1)
+		var s Stimulus
+		r.Prepare(spot, &s)
+		dark := 0.0
+		for _, l := range s.Light {
+			dark += 1 - float64(l)
+		}
+		if math.Abs(dark-1) > 0.01 {
+			t.Errorf("blur %v: total darkness %.4f, want 1 (conserved)", tc.blur, dark)
+		}
+		if s.Light[far] != 1 {
+			t.Errorf("blur %v: far corner light %v, want 1", tc.blur, s.Light[far])
+		}
+		if tc.blur == 0 {
+			if s.Light[centre] != 0 || s.Light[right] != 1 {
+				t.Errorf("no blur: centre %v right %v, want 0 and 1", s.Light[centre], s.Light[right])
+			}
+		} else {
+			if !(s.Light[centre] > prevCentre) {
+				t.Errorf("blur %v: centre light %v, want more than at less blur (%v)", tc.blur, s.Light[centre], prevCentre)
+			}
+			if !(s.Light[right] < 1) || !(s.Light[diag] < 1) || !(s.Light[diag] > s.Light[right]) {
+				t.Errorf("blur %v: neighbour %v, diagonal %v: want both below 1, diagonal brighter", tc.blur, s.Light[right], s.Light[diag])
+			}
+		}
+		prevCentre = s.Light[centre]
+	}
+}
+
+func TestLampAndGamma(t *testing.T) {
+	grey := grayImage(0, 0, 20, 20, func(int, int) uint8 { return 102 }) // 0.4
+	tests := []struct {
+		lamp, gamma float64
+		wantOn      bool
+	}{
+		{1, 1, true},    // 0.4 < 0.5
+		{1.5, 1, false}, // 0.6 > 0.5
+		{1, 0.8, true},  // 0.4^0.8 < 0.5^0.8
+		{1.2, 0.8, false},
+		{0, 0.8, true}, // lamps off: everything dark
+	}
+	for _, tc := range tests {
+		p := DefaultParams()
+		p.Lamp, p.Gamma, p.Spread, p.DarkNoise, p.Blur = tc.lamp, tc.gamma, 0, 0, 0
+		r := newRetina(t, p, 1)
+		var s Stimulus
+		var out Bits
+		r.Prepare(grey, &s)
+		wantL := tc.lamp * 0.4
+		if math.Abs(float64(s.Light[0])-wantL) > 1e-6 || math.Abs(float64(s.G[0])-math.Pow(wantL, tc.gamma)) > 1e-6 {
+			t.Errorf("lamp %v gamma %v: light %v G %v, want %v and %v", tc.lamp, tc.gamma, s.Light[0], s.G[0], wantL, math.Pow(wantL, tc.gamma))
+		}
+		r.Expose(&s, 30, nil, &out)
+		if want := map[bool]int{true: N, false: 0}[tc.wantOn]; out.Count() != want {
+			t.Errorf("lamp %v gamma %v: %d cells on, want %d", tc.lamp, tc.gamma, out.Count(), want)
+		}
+	}
+}
