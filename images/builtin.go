@@ -1,6 +1,7 @@
 package images
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -26,14 +27,12 @@ const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // builtins maps each built-in set's name to its generator.
 var builtins = map[string]func() (*Set, error){
-	"letters":      func() (*Set, error) { return letterSet("letters", alphabet, []*typeface{goBold}, letterGrid) },
-	"letters2":     func() (*Set, error) { return letterSet("letters2", alphabet, []*typeface{goMonoBold}, letterGrid) },
-	"letters-both": func() (*Set, error) { return letterSet("letters-both", alphabet, bothFaces, letterGrid) },
-	"ef":           func() (*Set, error) { return letterSet("ef", "EF", bothFaces, pairGrid) },
-	"xe":           func() (*Set, error) { return letterSet("xe", "XE", bothFaces, pairGrid) },
-	"shapes": func() (*Set, error) {
-		return shapeSet("shapes", []shapeKind{square, circle, diamond, triangle}), nil
-	},
+	"letters":         func() (*Set, error) { return letterSet("letters", alphabet, []*typeface{goBold}, letterGrid) },
+	"letters2":        func() (*Set, error) { return letterSet("letters2", alphabet, []*typeface{goMonoBold}, letterGrid) },
+	"letters-both":    func() (*Set, error) { return letterSet("letters-both", alphabet, bothFaces, letterGrid) },
+	"ef":              func() (*Set, error) { return letterSet("ef", "EF", bothFaces, pairGrid) },
+	"xe":              func() (*Set, error) { return letterSet("xe", "XE", bothFaces, pairGrid) },
+	"shapes":          func() (*Set, error) { return shapeSet("shapes", []shapeKind{square, circle, diamond, triangle}), nil },
 	"squares-circles": func() (*Set, error) { return shapeSet("squares-circles", []shapeKind{square, circle}), nil },
 	"square-diamond":  func() (*Set, error) { return shapeSet("square-diamond", []shapeKind{square, diamond}), nil },
 	"leftright":       func() (*Set, error) { return leftRightSet(), nil },
@@ -69,7 +68,7 @@ func BuiltinNames() []string {
 //     diagonally: 30 cards per class (120). The diamond is the square turned 45 degrees within
 //     the same bounding box; the triangle is equilateral, pointing up.
 //   - "squares-circles": classes "square" and "circle" of "shapes" (60).
-//   - "square-diamond": classes "square" and "diamond" of "shapes" (60).
+//   - "square-diamond": classes "square" and "diamond" of "shapes" (60, as historically).
 //   - "leftright": classes "left" and "right": a solid square of side 13, 17 or 21 pixels in
 //     the left or right half of the card, at 5 heights and 2 distances from the centre line:
 //     30 cards per class (60).
@@ -173,7 +172,7 @@ func (t *typeface) glyph(buf *sfnt.Buffer, r rune) (outline, error) {
 	}
 	idx, err := f.GlyphIndex(buf, r)
 	if err == nil && idx == 0 {
-		err = fmt.Errorf("no glyph")
+		err = errors.New("no glyph")
 	}
 	if err != nil {
 		return outline{}, fmt.Errorf("images: typeface %s, letter %q: %w", t.name, r, err)

@@ -34,8 +34,10 @@ const idxChunk = 1 << 20
 // MNIST); the cards keep the file's order, with Source "IMAGES#INDEX" (index from 0).
 //
 // Headers are checked before any data is read: the magic numbers, equal counts in both files,
-// rows and columns positive and within MaxSide and MaxPixels, at most 2,097,152 images and at most
-// 2 GiB of pixels. A file shorter than its header claims is an error.
+// rows and columns positive and within MaxSide and MaxPixels, at most 2,097,152 images and at
+// most 2 GiB of pixels. A file shorter than its header claims is an error; data after the last
+// image or label is ignored. A gzip stream's length and checksum are checked when it ends with
+// the data.
 func LoadIDX(images, labels string) (*Set, error) {
 	fi, err := os.Open(images)
 	if err != nil {
@@ -93,6 +95,9 @@ func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set
 	if len(labelBytes) < n {
 		return nil, fmt.Errorf("images: %s: truncated: want %d bytes of labels, got %d", lblName, n, len(labelBytes))
 	}
+	if err := checkEnd(lblName, lr); err != nil {
+		return nil, err
+	}
 	var seen [256]bool
 	for _, v := range labelBytes {
 		seen[v] = true
@@ -136,7 +141,24 @@ func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set
 			Source: imgName + "#" + strconv.Itoa(i),
 		})
 	}
+	if err := checkEnd(imgName, ir); err != nil {
+		return nil, err
+	}
 	return set, nil
+}
+
+// checkEnd reads one byte past the data, which makes a gzip reader that is at its end check
+// the stream's length and checksum. Data after the end is ignored.
+func checkEnd(name string, r io.Reader) error {
+	var b [1]byte
+	_, err := io.ReadFull(r, b[:])
+	switch {
+	case err == nil || err == io.EOF:
+		return nil
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("images: %s: truncated gzip stream: %w", name, err)
+	}
+	return readError(name, err)
 }
 
 // idxReader returns a buffered reader of r's content, decompressed if it starts with the gzip

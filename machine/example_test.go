@@ -15,7 +15,7 @@ func Example() {
 		return
 	}
 	cfg := machine.Default() // 400 S-units, 512 random A-units, 8 R-units, alpha rule
-		m, err := machine.New(cfg, set.Classes)
+	m, err := machine.New(cfg, set.Classes)
 	if err != nil {
 		fmt.Println(err)
 		return

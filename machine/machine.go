@@ -214,7 +214,7 @@ func (m *Machine) PrepareImage(img image.Image, dst *retina.Stimulus) { m.retina
 // Move is one R-unit's correction in a presentation: the bias pot and the active A-units' pots
 // were driven OnActive increments, every other pot OnInactive.
 type Move struct {
-	R                  int
+	R                    int
 	OnActive, OnInactive float64
 }
 

@@ -130,52 +130,49 @@ func (b *Board) Compile() error {
 // With theta in 1..400 and at most 400 plugs a lane stays within 0x8000-800 .. 0x8000+399, so
 // lanes never carry or borrow into each other. Unused lanes (past the last A-unit) stay 0.
 type compiled struct {
-	units    []Unit           // the Units slice compiled from (to notice replacement)
-	words    int              // A-bit words: (n+63)/64
-	lanes    []uint64         // scratch counters, 16 words per 64 A-units
-	rest     []uint64         // counters for a blank field
-	full     []uint64         // counters for a field with every S-unit lit
-	excStart [retina.N + 1]int32 // A-units fed by S-unit s: excTo[excStart[s]:excStart[s+1]]
-	inhStart [retina.N + 1]int32
-	excTo    []uint16
-	inhTo    []uint16
+	units []Unit   // the Units slice compiled from (to notice replacement)
+	n     int
+	words int      // A-bit words: (n+63)/64
+	ctr   []uint16 // scratch: excitatory counters [0, n), inhibitory counters [n, 2n)
+	rest  []uint16 // counters for a blank field
+	full  []uint16 // counters for a field with every S-unit lit
+	start [retina.N + 1]int32
+	to    []uint32
 }
 
 func compile(units []Unit) *compiled {
 	n := len(units)
-	c := &compiled{units: units, words: (n + 63) / 64}
-	c.lanes = make([]uint64, 16*c.words)
-	c.rest = make([]uint64, 16*c.words)
-	c.full = make([]uint64, 16*c.words)
+	c := &compiled{units: units, n: n, words: (n + 63) / 64}
+	c.ctr = make([]uint16, 2*n)
+	c.rest = make([]uint16, 2*n)
+	c.full = make([]uint16, 2*n)
 	// Count the plugs of every S-unit, then fill the lists in A-unit order.
-	var excN, inhN [retina.N]int32
+	var count [retina.N]int32
 	for _, u := range units {
 		for _, s := range u.Exc {
-			excN[s]++
+			count[s]++
 		}
 		for _, s := range u.Inh {
-			inhN[s]++
+			count[s]++
 		}
 	}
 	for s := range retina.N {
-		c.excStart[s+1] = c.excStart[s] + excN[s]
-		c.inhStart[s+1] = c.inhStart[s] + inhN[s]
+		c.start[s+1] = c.start[s] + count[s]
 	}
-	c.excTo = make([]uint16, c.excStart[retina.N])
-	c.inhTo = make([]uint16, c.inhStart[retina.N])
-	excPos, inhPos := c.excStart, c.inhStart
+	c.to = make([]uint32, c.start[retina.N])
+	pos := c.start
 	for a, u := range units {
 		for _, s := range u.Exc {
-			c.excTo[excPos[s]] = uint16(a)
-			excPos[s]++
+			c.to[pos[s]] = uint32(a)
+			pos[s]++
 		}
 		for _, s := range u.Inh {
-			c.inhTo[inhPos[s]] = uint16(a)
-			inhPos[s]++
+			c.to[pos[s]] = uint32(n + a)
+			pos[s]++
 		}
-		shift := uint(a&3) * 16
-		c.rest[a>>2] |= uint64(0x8000-u.Theta) << shift
-		c.full[a>>2] |= uint64(0x8000-u.Theta+len(u.Exc)-len(u.Inh)) << shift
+		c.rest[a] = uint16(0x8000 - u.Theta)
+		c.full[a] = uint16(0x8000 - u.Theta + len(u.Exc))
+		c.full[n+a] = uint16(len(u.Inh))
 	}
 	return c
 }

@@ -23,26 +23,20 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 		c = b.c
 	}
 	dst = dst[:c.words]
-	lanes := c.lanes
-	// Scatter: every lit S-unit steps the counters of the A-units it feeds. When more than half
-	// the field is lit (light figures on a dark field), start from the all-lit counters and take
-	// back the unlit S-units instead.
+	ctr := c.ctr
 	if s.Count() <= retina.N/2 {
-		copy(lanes, c.rest)
+		copy(ctr, c.rest)
 		for wi, w := range s {
 			for w != 0 {
 				i := wi<<6 | bits.TrailingZeros64(w)
 				w &= w - 1
-				for _, a := range c.excTo[c.excStart[i]:c.excStart[i+1]] {
-					lanes[a>>2] += 1 << (uint(a&3) << 4)
-				}
-				for _, a := range c.inhTo[c.inhStart[i]:c.inhStart[i+1]] {
-					lanes[a>>2] -= 1 << (uint(a&3) << 4)
+				for _, t := range c.to[c.start[i]:c.start[i+1]] {
+					ctr[t]++
 				}
 			}
 		}
 	} else {
-		copy(lanes, c.full)
+		copy(ctr, c.full)
 		for wi, w := range s {
 			w = ^w
 			if wi == retina.Words-1 {
@@ -51,26 +45,22 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 			for w != 0 {
 				i := wi<<6 | bits.TrailingZeros64(w)
 				w &= w - 1
-				for _, a := range c.excTo[c.excStart[i]:c.excStart[i+1]] {
-					lanes[a>>2] -= 1 << (uint(a&3) << 4)
-				}
-				for _, a := range c.inhTo[c.inhStart[i]:c.inhStart[i+1]] {
-					lanes[a>>2] += 1 << (uint(a&3) << 4)
+				for _, t := range c.to[c.start[i]:c.start[i+1]] {
+					ctr[t]--
 				}
 			}
 		}
 	}
-	// Threshold: gather the top bit of every lane, four lanes per word, 64 A-units per A-bit
-	// word. (x & signs) * gather moves bits 15, 31, 47 and 63 of x to bits 60..63 without
-	// carries (every partial product lands on its own bit).
-	const signs = 0x8000_8000_8000_8000
-	const gather = 1<<45 | 1<<30 | 1<<15 | 1
+	n := c.n
+	exc, inh := ctr[:n], ctr[n:2*n]
 	active = active[:0]
 	for wi := range dst {
-		l := lanes[wi*16 : wi*16+16]
+		lo, hi := wi*64, min(wi*64+64, n)
+		e, in := exc[lo:hi], inh[lo:hi]
+		in = in[:len(e)]
 		var w uint64
-		for j := 15; j >= 0; j-- {
-			w = w<<4 | (l[j]&signs)*gather>>60
+		for j, x := range e {
+			w |= uint64((x-in[j])>>15) << j
 		}
 		dst[wi] = w
 		for w != 0 {

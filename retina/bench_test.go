@@ -54,4 +54,3 @@ func BenchmarkPrepare(b *testing.B) {
 		})
 	}
 }
-

@@ -10,9 +10,11 @@ import (
 // table holds the integral of a piecewise-constant image, which is bilinear within each pixel, so
 // bilinear interpolation of the table at fractional coordinates is exact. Without rotation and
 // blur each cell's average comes straight from the table. With rotation or blur, a focal plane of
-// sub x sub sub-cells per cell is rendered (each sub-cell the exact average over the axis-aligned
-// box of its size around its inverse-rotated centre; exact for multiples of 90 degrees), blurred
-// with a separable Gaussian, and averaged back to cells.
+// sub x sub sub-cells per cell (plus a margin as wide as the blur reaches) is rendered, each
+// sub-cell the exact average over its footprint (with rotation: over the axis-aligned box of its
+// size around its inverse-rotated centre, which is exact for multiples of 90 degrees); the plane
+// is then blurred with a separable Gaussian and averaged back to cells in one pass per axis (the
+// Gaussian and the sub-cell average combined into one kernel).
 
 // sub is the number of focal-plane sub-cells per cell along each axis.
 const sub = 4
@@ -32,10 +34,16 @@ const full = 65535
 
 // scratch holds Prepare's buffers between calls.
 type scratch struct {
-	sat  []float64 // summed-area table, (w+1)*(h+1)
-	fine []float64 // focal plane
-	tmp  []float64 // blur's first pass
-	kern []float64 // blur kernel, 2*radius+1 taps
+	sat   []float64 // summed-area table, (w+1)*(h+1)
+	fine  []float64 // focal plane
+	tmp   []float64 // focal plane after the horizontal pass
+	gauss []float64 // Gaussian, 2*radius+1 taps
+	kern  []float64 // Gaussian and sub-cell mean, sub+2*radius taps
+	us    []float64 // focal-plane grid lines, pixels
+	vs    []float64
+	cu    []float64 // grid: clamped grid lines, table row values
+	prev  []float64
+	cur   []float64
 }
 
 // grow returns b resized to n, reusing its storage when it is large enough.
@@ -117,6 +125,46 @@ func (t *table) mean(u0, v0, u1, v1 float64) float64 {
 	return sum / (area * full)
 }
 
+// grid computes the mean luminance of every box of an axis-aligned grid: box (a, b) spans
+// [us[a], us[a+1]) x [vs[b], vs[b+1]) in pixel coordinates, and its mean goes to
+// dst[b*(len(us)-1)+a]. It is table.mean for each box, evaluating the table once per grid point.
+func (r *Retina) grid(t *table, us, vs, dst []float64) {
+	nx := len(us) - 1
+	sc := &r.sc
+	sc.cu = grow(sc.cu, len(us))
+	sc.prev = grow(sc.prev, len(us))
+	sc.cur = grow(sc.cur, len(us))
+	cu, prev, cur := sc.cu, sc.prev, sc.cur
+	for a, u := range us {
+		cu[a] = min(max(u, 0), float64(t.w))
+	}
+	cvPrev := 0.0
+	for b, v := range vs {
+		cv := min(max(v, 0), float64(t.h))
+		for a := range cur {
+			cur[a] = t.at(cu[a], cv)
+		}
+		if b > 0 {
+			dv, cdv := v-vs[b-1], cv-cvPrev
+			row := dst[(b-1)*nx : b*nx]
+			for a := range row {
+				area := (us[a+1] - us[a]) * dv
+				inner := (cu[a+1] - cu[a]) * cdv
+				sum := 0.0
+				if inner > 0 {
+					sum = cur[a+1] - cur[a] - prev[a+1] + prev[a]
+				}
+				if inner < area {
+					sum += t.sur * (area - inner)
+				}
+				row[a] = sum / (area * full)
+			}
+		}
+		prev, cur = cur, prev
+		cvPrev = cv
+	}
+}
+
 // project computes each cell's mean luminance (before the lamp) into avg.
 func (r *Retina) project(img image.Image, avg *[N]float64) {
 	t := table{sur: r.p.Surround * full}
@@ -133,27 +181,35 @@ func (r *Retina) project(img image.Image, avg *[N]float64) {
 	pp := float64(max(t.w, t.h)) / (Cols * r.p.Scale)
 	// The field point (x, y), in cells from the field's top-left corner, sees the card pixel
 	// (u, v) = (w/2, h/2) + pp * R(-rotation) * ((x, y) - centre - offset).
-	cx := Cols/2 + r.p.OffsetX
-	cy := Rows/2 + r.p.OffsetY
-	hw, hh := float64(t.w)/2, float64(t.h)/2
+	pl := placement{
+		pp: pp, cx: Cols/2 + r.p.OffsetX, cy: Rows/2 + r.p.OffsetY,
+		hw: float64(t.w) / 2, hh: float64(t.h) / 2,
+	}
+	pl.cos, pl.sin = turn(r.p.Rotation)
 	blur := r.p.Blur
 	if r.p.Ideal {
 		blur = 0
 	}
-	cos, sin := turn(r.p.Rotation)
-	if cos == 1 && blur == 0 {
-		for row := range Rows {
-			v0 := hh + pp*(float64(row)-cy)
-			v1 := hh + pp*(float64(row+1)-cy)
-			for col := range Cols {
-				u0 := hw + pp*(float64(col)-cx)
-				u1 := hw + pp*(float64(col+1)-cx)
-				avg[row*Cols+col] = t.mean(u0, v0, u1, v1)
-			}
+	if pl.cos == 1 && blur == 0 {
+		var us, vs [Cols + 1]float64
+		for k := range us {
+			us[k] = pl.hw + pp*(float64(k)-pl.cx)
 		}
+		for k := range vs {
+			vs[k] = pl.hh + pp*(float64(k)-pl.cy)
+		}
+		r.grid(&t, us[:], vs[:Rows+1], avg[:])
 		return
 	}
-	r.focal(&t, avg, pp, cx, cy, cos, sin, blur)
+	r.focal(&t, avg, pl, blur)
+}
+
+// placement maps field points (cells) to card pixels.
+type placement struct {
+	pp       float64 // card pixels per cell
+	cx, cy   float64 // field point of the card's centre
+	hw, hh   float64 // the card's centre in pixels
+	cos, sin float64 // of the clockwise rotation
 }
 
 // turn returns the cosine and sine of a clockwise rotation by deg degrees, exact for multiples
@@ -177,94 +233,102 @@ func turn(deg float64) (cos, sin float64) {
 }
 
 // focal renders the supersampled focal plane, blurs it and averages it back to cells.
-func (r *Retina) focal(t *table, avg *[N]float64, pp, cx, cy, cos, sin, blur float64) {
-	margin := int(math.Ceil(3 * blur)) // cells of focal plane around the field, for the blur's reach
-	nx, ny := (Cols+2*margin)*sub, (Rows+2*margin)*sub
-	fine := grow(r.sc.fine, nx*ny)
-	r.sc.fine = fine
-	step := pp / sub // pixels per sub-cell
-	h := step / 2
-	hw, hh := float64(t.w)/2, float64(t.h)/2
-	w, hgt := float64(t.w), float64(t.h)
-	sur := t.sur / full
-	for b := range ny {
-		y := float64(-margin) + (float64(b)+0.5)/sub - cy
-		for a := range nx {
-			x := float64(-margin) + (float64(a)+0.5)/sub - cx
-			u := hw + pp*(cos*x+sin*y)
-			v := hh + pp*(cos*y-sin*x)
-			if u+h <= 0 || v+h <= 0 || u-h >= w || v-h >= hgt {
-				fine[b*nx+a] = sur
-				continue
+func (r *Retina) focal(t *table, avg *[N]float64, pl placement, blur float64) {
+	// rad is the blur kernel's radius in sub-cells; the plane extends that far beyond the field.
+	rad := 0
+	if blur > 0 {
+		rad = int(math.Ceil(3 * blur * sub))
+	}
+	nx, ny := Cols*sub+2*rad, Rows*sub+2*rad
+	sc := &r.sc
+	sc.fine = grow(sc.fine, nx*ny)
+	fine := sc.fine
+	// Sub-cell a's left edge is at (a - rad)/sub cells from the field's left edge.
+	edge := func(k int, c float64) float64 { return float64(k-rad)/sub - c }
+	if pl.cos == 1 {
+		sc.us = grow(sc.us, nx+1)
+		sc.vs = grow(sc.vs, ny+1)
+		for k := range sc.us {
+			sc.us[k] = pl.hw + pl.pp*edge(k, pl.cx)
+		}
+		for k := range sc.vs {
+			sc.vs[k] = pl.hh + pl.pp*edge(k, pl.cy)
+		}
+		r.grid(t, sc.us, sc.vs, fine)
+	} else {
+		h := pl.pp / sub / 2 // half a sub-cell, in pixels
+		w, hgt := float64(t.w), float64(t.h)
+		sur := t.sur / full
+		for b := range ny {
+			y := edge(b, pl.cy) + 0.5/sub
+			for a := range nx {
+				x := edge(a, pl.cx) + 0.5/sub
+				u := pl.hw + pl.pp*(pl.cos*x+pl.sin*y)
+				v := pl.hh + pl.pp*(pl.cos*y-pl.sin*x)
+				if u+h <= 0 || v+h <= 0 || u-h >= w || v-h >= hgt {
+					fine[b*nx+a] = sur
+					continue
+				}
+				fine[b*nx+a] = t.mean(u-h, v-h, u+h, v+h)
 			}
-			fine[b*nx+a] = t.mean(u-h, v-h, u+h, v+h)
 		}
 	}
-	plane, stride := fine, nx // the field's sub-cells start at plane[off]
-	off := margin*sub*nx + margin*sub
-	if blur > 0 {
-		plane, stride, off = r.blur(fine, nx, ny, margin*sub, blur*sub), Cols*sub, 0
-	}
-	const inv = 1.0 / (sub * sub)
-	for row := range Rows {
-		for col := range Cols {
+	// One kernel does the blur and the average over a cell's sub-cells: cell c (along either
+	// axis) is the kernel applied to sub-cells c*sub .. c*sub+len(kern)-1 of the plane.
+	kern := r.kernel(rad, blur*sub)
+	sc.tmp = grow(sc.tmp, ny*Cols)
+	tmp := sc.tmp
+	for b := range ny {
+		row := fine[b*nx : (b+1)*nx]
+		for c := range Cols {
+			src := row[c*sub : c*sub+len(kern)]
 			s := 0.0
-			k := off + row*sub*stride + col*sub
-			for b := range sub {
-				for a := range sub {
-					s += plane[k+b*stride+a]
-				}
+			for k, wk := range kern {
+				s += wk * src[k]
 			}
-			avg[row*Cols+col] = s * inv
+			tmp[b*Cols+c] = s
+		}
+	}
+	for row := range Rows {
+		out := avg[row*Cols : (row+1)*Cols]
+		for c := range out {
+			out[c] = 0
+		}
+		for k, wk := range kern {
+			src := tmp[(row*sub+k)*Cols : (row*sub+k+1)*Cols]
+			for c := range out {
+				out[c] += wk * src[c]
+			}
 		}
 	}
 }
 
-// blur applies a separable Gaussian of sigma sub-cells to the nx x ny plane and returns the
-// inner (Cols*sub) x (Rows*sub) part that starts m sub-cells in from each edge (m is at least
-// the kernel's radius).
-func (r *Retina) blur(plane []float64, nx, ny, m int, sigma float64) []float64 {
-	rad := min(int(math.Ceil(3*sigma)), m)
-	kern := grow(r.sc.kern, 2*rad+1)
-	r.sc.kern = kern
+// kernel returns the combined kernel of sub+2*rad taps: a normalised Gaussian of sigma sub-cells
+// and radius rad followed by the mean of sub sub-cells (just that mean when rad is 0).
+func (r *Retina) kernel(rad int, sigma float64) []float64 {
+	sc := &r.sc
+	sc.gauss = grow(sc.gauss, 2*rad+1)
+	g := sc.gauss
 	total := 0.0
 	for k := -rad; k <= rad; k++ {
-		kern[k+rad] = math.Exp(-float64(k*k) / (2 * sigma * sigma))
-		total += kern[k+rad]
-	}
-	for k := range kern {
-		kern[k] /= total
-	}
-	ox, oy := Cols*sub, Rows*sub
-	// Horizontal pass: every row, the inner columns. tmp is ny x ox; the result reuses its tail.
-	tmp := grow(r.sc.tmp, ny*ox+oy*ox)
-	r.sc.tmp = tmp
-	for b := range ny {
-		src := plane[b*nx+m-rad:]
-		dst := tmp[b*ox : (b+1)*ox]
-		for a := range dst {
-			s := 0.0
-			for k, wk := range kern {
-				s += wk * src[a+k]
-			}
-			dst[a] = s
+		g[k+rad] = 1
+		if rad > 0 {
+			g[k+rad] = math.Exp(-float64(k*k) / (2 * sigma * sigma))
 		}
+		total += g[k+rad]
 	}
-	// Vertical pass: the inner rows.
-	out := tmp[ny*ox:]
-	for b := range oy {
-		dst := out[b*ox : (b+1)*ox]
-		for a := range dst {
-			dst[a] = 0
-		}
-		for k, wk := range kern {
-			src := tmp[(b+m-rad+k)*ox : (b+m-rad+k+1)*ox]
-			for a := range dst {
-				dst[a] += wk * src[a]
+	sc.kern = grow(sc.kern, sub+2*rad)
+	kern := sc.kern
+	for m := range kern {
+		s := 0.0
+		for k := range sub {
+			if t := m - k; t >= 0 && t <= 2*rad {
+				s += g[t]
 			}
 		}
+		kern[m] = s / (total * sub)
 	}
-	return out
+	return kern
 }
 
 // luminance builds the summed-area table of img's luminance (in units of 1/full, alpha

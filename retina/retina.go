@@ -14,6 +14,7 @@ type Retina struct {
 
 	sens  [N]float64 // per-cell sensitivity, 1 + Spread*z
 	level [N]float64 // current conductance of each cell (light 1 at nominal lamp = 1)
+	shown [N]float32 // Ideal mode: the light of the last card, which stands for the levels
 
 	thr  float64 // comparator threshold in conductance: Threshold^Gamma
 	band float64 // noise is drawn only within +-band of thr (8 sigma)
@@ -80,8 +81,8 @@ type Stimulus struct {
 // the Surround luminance (white paper by default) under the lamps. New starts there.
 func (r *Retina) Reset() {
 	if r.p.Ideal {
-		for i := range r.level {
-			r.level[i] = r.p.Surround
+		for i := range r.shown {
+			r.shown[i] = float32(r.p.Surround)
 		}
 		return
 	}
@@ -143,59 +144,59 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 	if noise == nil {
 		band = -1 // no cell is within a negative band
 	}
-	// LightFigure compares the negated reading with the negated threshold.
-	sign := 1.0
-	if r.p.Polarity == LightFigure {
-		sign = -1
-	}
-	lv := &r.level
+	light := r.p.Polarity == LightFigure
 	for w := range Words {
 		base := w * 64
 		n := min(64, N-base)
 		g := s.G[base : base+n]
-		c := lv[base : base+n]
+		c := r.level[base : base+n]
 		var word uint64
-		for j := range g {
-			gj := float64(g[j])
-			d := c[j] - gj
+		for j, gv := range g {
+			gj, cj := float64(gv), c[j]
+			d := cj - gj
 			fl, fe := decayL, decEnd
-			if gj > c[j] {
+			if gj > cj {
 				fl, fe = riseL, riseEnd
 			}
-			read := gj + d*fl
-			c[j] = gj + d*fe
+			// The conversions keep the products rounded (no fused multiply-add), so that the
+			// levels, which are saved, come out the same on every architecture.
+			read := gj + float64(d*fl)
+			c[j] = gj + float64(d*fe)
 			if diff := read - thr; diff < band && diff > -band {
 				read += sigma * noise.NormFloat64()
 			}
-			if sign*read < sign*thr {
-				word |= 1 << uint(j)
+			// On when the reading is below the threshold (above for LightFigure).
+			if on := read < thr; on != light && read != thr {
+				word |= 1 << (uint(j) & 63)
 			}
 		}
 		out[w] = word
 	}
 }
 
-// exposeIdeal is Expose in Ideal mode.
+// exposeIdeal is Expose in Ideal mode: a fixed threshold of one half on the light. The cells
+// keep no lagged state; the light is kept for Levels.
 func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
-	light := r.p.Polarity == LightFigure
+	r.shown = s.Light
+	if r.p.Polarity == LightFigure {
+		for w := range Words {
+			base := w * 64
+			var word uint64
+			for j, v := range s.Light[base : base+min(64, N-base)] {
+				// v > 0.5: the sign bit of 0.5 - v (+0 when equal), without a branch.
+				word |= uint64(math.Float32bits(0.5-v)>>31) << uint(j)
+			}
+			out[w] = word
+		}
+		return
+	}
 	for w := range Words {
 		base := w * 64
-		n := min(64, N-base)
-		l := s.Light[base : base+n]
 		var word uint64
-		for j, v := range l {
-			on := v < 0.5
-			if light {
-				on = v > 0.5
-			}
-			if on {
-				word |= 1 << uint(j)
-			}
+		for j, v := range s.Light[base : base+min(64, N-base)] {
+			word |= uint64(math.Float32bits(v-0.5)>>31) << uint(j)
 		}
 		out[w] = word
-	}
-	for i, v := range s.G {
-		r.level[i] = float64(v)
 	}
 }
 
@@ -203,6 +204,10 @@ func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
 // nominal lamp for a cell of nominal sensitivity) to dst, which must have length at least N.
 func (r *Retina) Levels(dst []float32) {
 	dst = dst[:N]
+	if r.p.Ideal {
+		copy(dst, r.shown[:])
+		return
+	}
 	for i, v := range r.level {
 		dst[i] = float32(v)
 	}
@@ -219,10 +224,16 @@ type State struct {
 
 // State returns a copy of the retina's state.
 func (r *Retina) State() State {
-	return State{
+	st := State{
 		Sensitivity: append([]float64(nil), r.sens[:]...),
 		Level:       append([]float64(nil), r.level[:]...),
 	}
+	if r.p.Ideal {
+		for i, v := range r.shown {
+			st.Level[i] = float64(v)
+		}
+	}
+	return st
 }
 
 // SetState restores a state saved by State from a retina with the same Params. Stimuli prepared
@@ -247,5 +258,10 @@ func (r *Retina) SetState(st State) error {
 	}
 	copy(r.sens[:], st.Sensitivity)
 	copy(r.level[:], st.Level)
+	if r.p.Ideal {
+		for i, v := range st.Level {
+			r.shown[i] = float32(v)
+		}
+	}
 	return nil
 }

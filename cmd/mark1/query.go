@@ -3,12 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"image"
-	_ "image/gif"  // card formats
-	_ "image/jpeg" // card formats
-	_ "image/png"  // card formats
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -94,12 +89,12 @@ func cmdEval(args []string, stdout, _ io.Writer) error {
 
 // classifyReport is the JSON output of "mark1 classify --json".
 type classifyReport struct {
-	Image  string   `json:"image"`
-	Class  string   `json:"class"`
+	Image  string    `json:"image"`
+	Class  string    `json:"class"`
 	Sums   []float64 `json:"sums"`
-	On     []bool   `json:"on"`
-	Retina []string `json:"retina"`
-	Active int      `json:"active_a_units"`
+	On     []bool    `json:"on"`
+	Retina []string  `json:"retina"`
+	Active int       `json:"active_a_units"`
 }
 
 func cmdClassify(args []string, stdout, _ io.Writer) error {
@@ -244,6 +239,3 @@ func cmdWeights(args []string, stdout, _ io.Writer) error {
 	}
 	return bw.Flush()
 }
-
-var _ = image.Decode
-var _ = os.Stdout

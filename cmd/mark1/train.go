@@ -90,15 +90,15 @@ func readWiring(path string) (*patchboard.Board, error) {
 
 // trainReport is the JSON output of "mark1 train --json".
 type trainReport struct {
-	Data      string                `json:"data"`
-	Cards     int                   `json:"cards"`
-	Classes   []string              `json:"classes"`
-	Machine   machineSummary        `json:"machine"`
-	Epochs    []machine.EpochStats  `json:"epochs"`
-	Converged bool                  `json:"converged"`
-	Train     machine.Result        `json:"train"`
-	Test      *machine.Result       `json:"test,omitempty"`
-	Saved     string                `json:"saved,omitempty"`
+	Data      string               `json:"data"`
+	Cards     int                  `json:"cards"`
+	Classes   []string             `json:"classes"`
+	Machine   machineSummary       `json:"machine"`
+	Epochs    []machine.EpochStats `json:"epochs"`
+	Converged bool                 `json:"converged"`
+	Train     machine.Result       `json:"train"`
+	Test      *machine.Result      `json:"test,omitempty"`
+	Saved     string               `json:"saved,omitempty"`
 }
 
 type machineSummary struct {
