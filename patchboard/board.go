@@ -124,28 +124,31 @@ func (b *Board) Compile() error {
 
 // compiled is the scatter form of a board, with Fire's scratch counters.
 //
-// The counters are packed four to a word: lane k (bits 16k..16k+15) of word a/4 belongs to
-// A-unit a. A lane at rest holds 0x8000 - theta; every lit excitatory plug adds 1 and every lit
-// inhibitory plug subtracts 1, so the unit fires exactly when the top bit of its lane is set.
-// With theta in 1..400 and at most 400 plugs a lane stays within 0x8000-800 .. 0x8000+399, so
-// lanes never carry or borrow into each other. Unused lanes (past the last A-unit) stay 0.
+// Every A-unit a has two 16-bit counters: an excitatory one, ctr[a], which at rest holds
+// 0x8000-theta, and an inhibitory one, ctr[m+a], which at rest holds 0 (m is the number of
+// A-units rounded up to a multiple of 64). Every lit plug steps its counter by one, so the unit
+// fires exactly when the top bit of ctr[a]-ctr[m+a] is set. With theta in 1..400 and at most
+// 400 plugs per unit the counters stay within 0x8000-400..0x8000+399 and 0..400, so no
+// arithmetic wraps. The counters of the padding units past the last A-unit stay 0: they never
+// fire.
 type compiled struct {
 	units []Unit   // the Units slice compiled from (to notice replacement)
-	n     int
-	words int      // A-bit words: (n+63)/64
-	ctr   []uint16 // scratch: excitatory counters [0, n), inhibitory counters [n, 2n)
+	m     int      // A-units rounded up to a multiple of 64
+	ctr   []uint16 // scratch counters: excitatory [0, m), inhibitory [m, 2m)
 	rest  []uint16 // counters for a blank field
 	full  []uint16 // counters for a field with every S-unit lit
+	// The plugs of S-unit s are to[start[s]:start[s+1]], in A-unit order, each the index of
+	// the counter it steps: a for an excitatory plug into A-unit a, m+a for an inhibitory one.
 	start [retina.N + 1]int32
 	to    []uint32
 }
 
 func compile(units []Unit) *compiled {
-	n := len(units)
-	c := &compiled{units: units, n: n, words: (n + 63) / 64}
-	c.ctr = make([]uint16, 2*n)
-	c.rest = make([]uint16, 2*n)
-	c.full = make([]uint16, 2*n)
+	m := (len(units) + 63) &^ 63
+	c := &compiled{units: units, m: m}
+	c.ctr = make([]uint16, 2*m)
+	c.rest = make([]uint16, 2*m)
+	c.full = make([]uint16, 2*m)
 	// Count the plugs of every S-unit, then fill the lists in A-unit order.
 	var count [retina.N]int32
 	for _, u := range units {
@@ -167,12 +170,12 @@ func compile(units []Unit) *compiled {
 			pos[s]++
 		}
 		for _, s := range u.Inh {
-			c.to[pos[s]] = uint32(n + a)
+			c.to[pos[s]] = uint32(m + a)
 			pos[s]++
 		}
 		c.rest[a] = uint16(0x8000 - u.Theta)
 		c.full[a] = uint16(0x8000 - u.Theta + len(u.Exc))
-		c.full[n+a] = uint16(len(u.Inh))
+		c.full[m+a] = uint16(len(u.Inh))
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package patchboard
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/mark1-perceptron/mark1/retina"
@@ -13,7 +14,7 @@ import (
 //
 // Fire compiles the board on first use (see Board) and panics if the board is invalid. It
 // counts in scratch space kept in the Board, so it is not safe for concurrent use: give every
-// goroutine its own Board (boards read from the same wiring file, for instance).
+// goroutine its own Board (a copy read from the same wiring file, for instance).
 func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 	c := b.c
 	if c == nil || len(c.units) != len(b.Units) || len(b.Units) > 0 && &c.units[0] != &b.Units[0] {
@@ -22,8 +23,10 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 		}
 		c = b.c
 	}
-	dst = dst[:c.words]
 	ctr := c.ctr
+	// Scatter: every lit S-unit steps the counters of the A-units it feeds. When more than half
+	// the field is lit (light figures on a dark field), start from the all-lit counters and take
+	// back the unlit S-units instead.
 	if s.Count() <= retina.N/2 {
 		copy(ctr, c.rest)
 		for wi, w := range s {
@@ -51,17 +54,26 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 			}
 		}
 	}
-	n := c.n
-	exc, inh := ctr[:n], ctr[n:2*n]
+	// Threshold: A-unit a fires when the top bit of exc[a]-inh[a] is set. Four accumulators
+	// keep the dependency chains short.
+	m := c.m
+	if len(dst) < m/64 {
+		panic(fmt.Sprintf("patchboard: Fire: dst has %d words, want at least %d for %d A-units", len(dst), m/64, len(b.Units)))
+	}
+	dst = dst[:m/64]
+	exc, inh := ctr[:m], ctr[m:2*m]
 	active = active[:0]
 	for wi := range dst {
-		lo, hi := wi*64, min(wi*64+64, n)
-		e, in := exc[lo:hi], inh[lo:hi]
-		in = in[:len(e)]
-		var w uint64
-		for j, x := range e {
-			w |= uint64((x-in[j])>>15) << j
+		e := exc[wi*64 : wi*64+64 : wi*64+64]
+		in := inh[wi*64 : wi*64+64 : wi*64+64]
+		var w0, w1, w2, w3 uint64
+		for j := 0; j < 64; j += 4 {
+			w0 |= uint64((e[j]-in[j])>>15) << j
+			w1 |= uint64((e[j+1]-in[j+1])>>15) << j
+			w2 |= uint64((e[j+2]-in[j+2])>>15) << j
+			w3 |= uint64((e[j+3]-in[j+3])>>15) << j
 		}
+		w := w0 | w1<<1 | w2<<2 | w3<<3
 		dst[wi] = w
 		for w != 0 {
 			active = append(active, uint16(wi<<6|bits.TrailingZeros64(w)))

@@ -25,7 +25,7 @@ type MarkIParams struct {
 //
 // MEASURE
 func DefaultMarkI() MarkIParams {
-	return MarkIParams{AUnits: 512, Exc: 7, Inh: 5, Theta: 2, FanOut: MarkIFanOut}
+	return MarkIParams{AUnits: 512, Exc: 6, Inh: 4, Theta: 2, FanOut: MarkIFanOut}
 }
 
 // MarkI wires a board at random, as the Mark I's plug-board was wired from a table of random
@@ -173,15 +173,20 @@ const (
 // fan-out limit of 40 is honoured: an S-unit at the limit is not drawn again; a unit whose disc
 // has fewer than theta S-units left gets a new centre. radius must be in 1..MaxLocalRadius.
 func Local(aUnits, radius int, rng *rand.Rand) (*Board, error) {
+	return local(aUnits, radius, localExc, localInh, localTheta, rng)
+}
+
+// local is Local with the plug counts and threshold as parameters.
+func local(aUnits, radius, nExc, nInh, theta int, rng *rand.Rand) (*Board, error) {
 	if aUnits < 1 || aUnits > MaxUnits {
 		return nil, fmt.Errorf("patchboard: %d A-units, want 1..%d", aUnits, MaxUnits)
 	}
 	if radius < 1 || radius > MaxLocalRadius {
 		return nil, fmt.Errorf("patchboard: local radius %d, want 1..%d", radius, MaxLocalRadius)
 	}
-	if aUnits*localTheta > retina.N*MarkIFanOut {
+	if aUnits*theta > retina.N*MarkIFanOut {
 		return nil, fmt.Errorf("patchboard: %d local A-units need at least %d plugs, over the %d that %d S-units with fan-out %d allow",
-			aUnits, aUnits*localTheta, retina.N*MarkIFanOut, retina.N, MarkIFanOut)
+			aUnits, aUnits*theta, retina.N*MarkIFanOut, retina.N, MarkIFanOut)
 	}
 	var spare [retina.N]int
 	for s := range spare {
@@ -195,7 +200,7 @@ func Local(aUnits, radius int, rng *rand.Rand) (*Board, error) {
 		for try := 0; ; try++ {
 			if try == tries {
 				return nil, fmt.Errorf("patchboard: cannot place local A-unit %d: near each of %d centres tried, fewer than %d S-units are below the fan-out limit %d",
-					a, tries, localTheta, MarkIFanOut)
+					a, tries, theta, MarkIFanOut)
 			}
 			centre := rng.IntN(retina.N)
 			cr, cc := centre/retina.Cols, centre%retina.Cols
@@ -214,11 +219,11 @@ func Local(aUnits, radius int, rng *rand.Rand) (*Board, error) {
 					}
 				}
 			}
-			if len(disc) >= localTheta {
+			if len(disc) >= theta {
 				break
 			}
 		}
-		u := Unit{Exc: draw(disc, localExc, rng), Inh: draw(ring, localInh, rng), Theta: localTheta}
+		u := Unit{Exc: draw(disc, nExc, rng), Inh: draw(ring, nInh, rng), Theta: theta}
 		for _, s := range u.Exc {
 			spare[s]--
 		}

@@ -40,7 +40,7 @@ const (
 // line, name the file (name) and the line: "wiring.txt:12: unknown S-unit 400 in a3 (S-units
 // are 0..399)". The board is returned compiled.
 func Read(r io.Reader, name string) (*Board, error) {
-	p := parser{name: name, fanOut: MarkIFanOut, formatLine: 0, fanOutLine: 0}
+	p := parser{name: name, fanOut: MarkIFanOut}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLineLen)
 	for sc.Scan() {
@@ -97,7 +97,7 @@ func (p *parser) parseLine(text string) error {
 		v, ok := smallInt(f, 6)
 		switch {
 		case !ok || v < 1:
-			return p.errorf("malformed format version %q (want format %d)", strings.Join(f, " "), FormatVersion)
+			return p.errorf("malformed format version %s (want format %d)", quote(strings.Join(f, " ")), FormatVersion)
 		case v > FormatVersion:
 			return p.errorf("wiring format %d is newer than this program reads (%d)", v, FormatVersion)
 		}
@@ -107,13 +107,13 @@ func (p *parser) parseLine(text string) error {
 		}
 		v, ok := smallInt(f, 6)
 		if !ok || v < 0 {
-			return p.errorf("malformed fan-out limit %q (want fanout N, N >= 0; 0 = no limit)", strings.Join(f, " "))
+			return p.errorf("malformed fan-out limit %s (want fanout N, N >= 0; 0 = no limit)", quote(strings.Join(f, " ")))
 		}
 		p.fanOut = v
 	case len(f[0]) > 1 && f[0][0] == 'a' && isDigits(f[0][1:]):
 		return p.unit(f)
 	default:
-		return p.errorf("unknown directive %q (want format, fanout or an A-unit a0, a1, ...)", f[0])
+		return p.errorf("unknown directive %s (want format, fanout or an A-unit a0, a1, ...)", quote(f[0]))
 	}
 	return nil
 }
@@ -149,6 +149,14 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// quote quotes s for an error message, shortened to its first 40 bytes.
+func quote(s string) string {
+	if len(s) > 40 {
+		return strconv.Quote(s[:40]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
 // unit parses an A-unit line.
 func (p *parser) unit(f []string) error {
 	a := len(p.units)
@@ -158,13 +166,17 @@ func (p *parser) unit(f []string) error {
 	}
 	switch {
 	case idx < a:
-		return p.errorf("%s listed twice (first on line %d)", f[0], p.unitLines[idx])
+		return p.errorf("a%d listed twice (first on line %d)", idx, p.unitLines[idx])
 	case a == MaxUnits:
 		return p.errorf("more than %d A-units", MaxUnits)
 	case idx > a:
-		return p.errorf("%s out of order: a%d expected next (A-units are listed a0, a1, ... in order)", f[0], a)
+		name := f[0]
+		if len(name) > 12 {
+			name = name[:12] + "..."
+		}
+		return p.errorf("%s out of order: a%d expected next (A-units are listed a0, a1, ... in order)", name, a)
 	}
-	u := Unit{Theta: -1 << 31}
+	var u Unit
 	thetaSeen := false
 	for _, t := range f[1:] {
 		switch {
@@ -175,21 +187,24 @@ func (p *parser) unit(f []string) error {
 			thetaSeen = true
 			v, err := strconv.Atoi(t[len("theta="):])
 			if err != nil || len(t) > len("theta=")+7 {
-				return p.errorf("malformed threshold %q (want theta=N)", t)
+				return p.errorf("malformed threshold %s (want theta=N)", quote(t))
 			}
 			u.Theta = v
 		case t[0] == '+' || t[0] == '-':
 			if !isDigits(t[1:]) {
-				return p.errorf("malformed plug %q in a%d (want +S for excitatory, -S for inhibitory, S = 0..%d)", t, a, retina.N-1)
+				return p.errorf("malformed plug %s in a%d (want +S for excitatory, -S for inhibitory, S = 0..%d)", quote(t), a, retina.N-1)
 			}
 			s := retina.N
 			if len(t) <= 7 {
 				s, _ = strconv.Atoi(t[1:])
 			}
 			if msg := checkPlug(s, a, &p.seen); msg != "" {
-				if s >= retina.N {
-					// checkPlug's message quotes s; name the plug as written if it was huge.
-					return p.errorf("unknown S-unit %s in a%d (S-units are 0..%d)", t[1:], a, retina.N-1)
+				if digits := t[1:]; s >= retina.N {
+					// Name the S-unit as written (checkPlug's s is capped for long numbers).
+					if len(digits) > 12 {
+						digits = digits[:12] + "..."
+					}
+					return p.errorf("unknown S-unit %s in a%d (S-units are 0..%d)", digits, a, retina.N-1)
 				}
 				return p.errorf("%s", msg)
 			}
@@ -203,7 +218,7 @@ func (p *parser) unit(f []string) error {
 				return p.errorf("%s", fanOutMsg(s, p.fan[s], p.fanOut))
 			}
 		default:
-			return p.errorf("malformed plug %q in a%d (want +S for excitatory, -S for inhibitory, S = 0..%d)", t, a, retina.N-1)
+			return p.errorf("malformed plug %s in a%d (want +S for excitatory, -S for inhibitory, S = 0..%d)", quote(t), a, retina.N-1)
 		}
 	}
 	if !thetaSeen {

@@ -57,7 +57,7 @@ type evalReport struct {
 
 func cmdEval(args []string, stdout, _ io.Writer) error {
 	var jsonOut bool
-	m, deck, _, err := stateAndData("eval", "--state FILE --data SPEC [--json]", args, stdout, func(fs *flagSet) {
+	m, deck, set, err := stateAndData("eval", "--state FILE --data SPEC [--json]", args, stdout, func(fs *flagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print a JSON report instead of text")
 	})
 	if err != nil {
@@ -65,7 +65,7 @@ func cmdEval(args []string, stdout, _ io.Writer) error {
 	}
 	res := m.Evaluate(deck)
 	if jsonOut {
-		return writeJSON(stdout, evalReport{Classes: m.Classes(), Result: res})
+		return writeJSON(stdout, evalReport{Data: set.Name, Classes: m.Classes(), Result: res})
 	}
 	fmt.Fprintf(stdout, "accuracy: %.1f%% (%d of %d)\n\nconfusion (rows: wanted, columns: answered)\n", 100*res.Accuracy, res.Correct, res.Cards)
 	w := 4
