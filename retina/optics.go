@@ -398,7 +398,7 @@ func lum16(r, g, b, a uint32, sur float64) float64 {
 	y := (19595*r + 38470*g + 7471*b + 1<<15) >> 16
 	l := float64(y)
 	if a < full {
-		l += float64(full-a) * sur
+		l = min(l+float64(full-a)*sur, full) // min: colours that are not validly premultiplied
 	}
 	return l
 }

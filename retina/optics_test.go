@@ -279,6 +279,45 @@ func TestRotation(t *testing.T) {
 		}
 	}
 
+	// The card turns about its own centre; the offsets then move it along the field's axes.
+	// A 10x10 card at half size, shifted by (3, -2), has its centre at field point (13, 8).
+	small := randomGray(31, 10, 10)
+	shifted := func(deg float64) *Stimulus {
+		r := newRetina(t, idealWith(func(p *Params) { p.Scale, p.OffsetX, p.OffsetY, p.Rotation = 0.5, 3, -2, deg }), 1)
+		s := new(Stimulus)
+		r.Prepare(small, s)
+		return s
+	}
+	flat, turned := shifted(0), shifted(90)
+	for i := range N {
+		row, col := i/Cols, i%Cols
+		fr, fc := 20-col, row+5 // about (13, 8)
+		want := float32(1)
+		if fr >= 0 && fr < Rows && fc >= 0 && fc < Cols {
+			want = flat.Light[fr*Cols+fc]
+		}
+		if math.Abs(float64(turned.Light[i]-want)) > 1e-6 {
+			t.Fatalf("shifted card at 90 degrees: cell (%d,%d) light %v, want %v", row, col, turned.Light[i], want)
+		}
+	}
+
+	// Defocus is isotropic: blurring then turning by 90 degrees is turning then blurring.
+	blurred := func(deg float64) *Stimulus {
+		p := DefaultParams()
+		p.Rotation, p.Blur = deg, 0.8
+		r := newRetina(t, p, 1)
+		s := new(Stimulus)
+		r.Prepare(img, s)
+		return s
+	}
+	b0, b90 := blurred(0), blurred(90)
+	for i := range N {
+		row, col := i/Cols, i%Cols
+		if math.Abs(float64(b90.Light[i]-b0.Light[(19-col)*Cols+row])) > 1e-5 {
+			t.Fatalf("blurred, 90 degrees: cell (%d,%d) light %v, want %v", row, col, b90.Light[i], b0.Light[(19-col)*Cols+row])
+		}
+	}
+
 	// Clockwise: a bar along the top of the field ends up along its right side at 90 degrees.
 	bar := grayImage(0, 0, 20, 20, func(_, y int) uint8 {
 		if y < 3 {

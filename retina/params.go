@@ -78,7 +78,7 @@ type Params struct {
 	// cells (0 = sharp, at most 10). Default 0.35. Assumed.
 	Blur float64 `json:"blur_cells"`
 	// Lamp is the brightness of the lamps lighting the card, as a multiplier (1 = nominal:
-	// white paper gives light 1). Unit: factor (>= 0). Default 1. Lamps and lens are
+	// white paper gives light 1). Unit: factor (0..1000). Default 1. Lamps and lens are
 	// historical; the value is assumed.
 	Lamp float64 `json:"lamp"`
 	// Surround is the luminance seen outside the card's image (and under transparent pixels),
@@ -112,7 +112,7 @@ type Params struct {
 	DarkNoise float64 `json:"dark_noise"`
 	// Threshold is the comparator threshold expressed as a light level (0..1 of white paper under
 	// the nominal lamp); the comparator compares a cell's conductance with Threshold^Gamma, the
-	// same for every cell, so the sensitivity spread moves cells across it. Unit: light (>= 0).
+	// same for every cell, so the sensitivity spread moves cells across it. Unit: light (0..1000).
 	// Default 0.5. Assumed.
 	Threshold float64 `json:"threshold"`
 	// Ideal turns every cell and lens effect off: each S-unit is the area average of the
@@ -159,6 +159,9 @@ func IdealParams() Params {
 // maxBlur bounds Blur (cells): the focal plane grows with the blur's reach.
 const maxBlur = 10
 
+// maxLevel bounds Lamp and Threshold, keeping every conductance finite.
+const maxLevel = 1000
+
 // maxPlacement bounds Scale and the offsets: beyond it the card is far smaller than a cell or far
 // off the field, and the arithmetic would lose meaning.
 const maxPlacement = 1e6
@@ -197,8 +200,8 @@ func (p Params) validate() error {
 		return fmt.Errorf("offset_y_cells: %v is outside +-%g", p.OffsetY, float64(maxPlacement))
 	case p.Blur < 0 || p.Blur > maxBlur:
 		return fmt.Errorf("blur_cells: %v is outside 0..%d", p.Blur, maxBlur)
-	case p.Lamp < 0:
-		return fmt.Errorf("lamp: %v is negative", p.Lamp)
+	case p.Lamp < 0 || p.Lamp > maxLevel:
+		return fmt.Errorf("lamp: %v is outside 0..%d", p.Lamp, maxLevel)
 	case p.Surround < 0 || p.Surround > 1:
 		return fmt.Errorf("surround: %v is outside 0..1", p.Surround)
 	case p.Polarity != DarkFigure && p.Polarity != LightFigure:
@@ -215,8 +218,8 @@ func (p Params) validate() error {
 		return fmt.Errorf("latch_s: %v is negative", p.Latch)
 	case p.DarkNoise < 0:
 		return fmt.Errorf("dark_noise: %v is negative", p.DarkNoise)
-	case p.Threshold < 0:
-		return fmt.Errorf("threshold: %v is negative", p.Threshold)
+	case p.Threshold < 0 || p.Threshold > maxLevel:
+		return fmt.Errorf("threshold: %v is outside 0..%d", p.Threshold, maxLevel)
 	}
 	return nil
 }

@@ -140,9 +140,10 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 	}
 	r.factors(dt)
 	riseL, decayL, riseEnd, decEnd := r.riseL, r.decayL, r.riseEnd, r.decEnd
-	thr, band, sigma := r.thr, r.band, r.p.DarkNoise
+	thr, sigma := r.thr, r.p.DarkNoise
+	band2 := r.band * r.band // noise is drawn where (reading - threshold)^2 < band2
 	if noise == nil {
-		band = -1 // no cell is within a negative band
+		band2 = 0
 	}
 	light := r.p.Polarity == LightFigure
 	for w := range Words {
@@ -150,6 +151,7 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 		n := min(64, N-base)
 		g := s.G[base : base+n]
 		c := r.level[base : base+n]
+		c = c[:len(g)]
 		var word uint64
 		for j, gv := range g {
 			gj, cj := float64(gv), c[j]
@@ -158,17 +160,20 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 			if gj > cj {
 				fl, fe = riseL, riseEnd
 			}
-			// The conversions keep the products rounded (no fused multiply-add), so that the
-			// levels, which are saved, come out the same on every architecture.
-			read := gj + float64(d*fl)
+			// The conversions keep each product rounded (no fused multiply-add), as amd64
+			// computes it, so that architectures that fuse give the same results from the
+			// same factors.
+			x := gj + float64(d*fl) - thr // the reading at the latch, less the threshold
 			c[j] = gj + float64(d*fe)
-			if diff := read - thr; diff < band && diff > -band {
-				read += sigma * noise.NormFloat64()
+			if float64(x*x) < band2 {
+				x += float64(sigma * noise.NormFloat64())
 			}
-			// On when the reading is below the threshold (above for LightFigure).
-			if on := read < thr; on != light && read != thr {
-				word |= 1 << (uint(j) & 63)
+			// On when the reading is below the threshold (above for LightFigure): the sign
+			// bit of x (or of 0-x, which is +0, not -0, when x is +0).
+			if light {
+				x = 0 - x
 			}
+			word |= math.Float64bits(x) >> 63 << (uint(j) & 63)
 		}
 		out[w] = word
 	}

@@ -515,6 +515,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative blur", func(p *Params) { p.Blur = -0.1 }, "blur"},
 		{"huge blur", func(p *Params) { p.Blur = 11 }, "blur"},
 		{"negative lamp", func(p *Params) { p.Lamp = -1 }, "lamp"},
+		{"blinding lamp", func(p *Params) { p.Lamp = 1e300 }, "lamp"},
 		{"surround above 1", func(p *Params) { p.Surround = 1.5 }, "surround"},
 		{"unknown polarity", func(p *Params) { p.Polarity = 2 }, "polarity"},
 		{"negative spread", func(p *Params) { p.Spread = -0.1 }, "spread"},
@@ -523,6 +524,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative latch", func(p *Params) { p.Latch = -1 }, "latch"},
 		{"negative noise", func(p *Params) { p.DarkNoise = -1 }, "dark_noise"},
 		{"infinite threshold", func(p *Params) { p.Threshold = math.Inf(1) }, "threshold"},
+		{"huge threshold", func(p *Params) { p.Threshold = 1e6 }, "threshold"},
 	}
 	for _, tc := range tests {
 		p := DefaultParams()
