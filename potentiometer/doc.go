@@ -76,7 +76,7 @@
 //	PulseJitter    per-pulse travel spread                     +- frac       0.1       assumed
 //	Tolerance      per-pot track resistance (gain) spread      sigma, frac   0.02      assumed
 //	WiperDrift     wiper random walk                           inc/sqrt(h)   0.05      assumed
-//	DriftInterval  machine time between drift batches          s             60        assumed
+//	DriftInterval  machine time between drift batches          s             600       assumed
 //	TrackDrift     rack gain change after warm-up              fraction      -0.01     assumed
 //	TrackTau       warm-up time constant                       s             1800      assumed
 //	ContactNoise   wiper contact noise per pot in a sum        inc RMS       0.05      assumed

@@ -41,7 +41,9 @@ type Params struct {
 	WiperDrift float64 `json:"wiper_drift"`
 	// DriftInterval is the machine time between drift batches, in seconds: drift is applied to
 	// every wiper at once, exactly, each time this much machine time has passed. Must be > 0
-	// when WiperDrift > 0. Default 60 s (assumed; a modelling choice, not a physical figure).
+	// when WiperDrift > 0. Default 600 s, 200 presentations (assumed; a modelling choice, not a
+	// physical figure: at the default WiperDrift one batch moves a wiper about 0.02 increments,
+	// well below the wire-wound resolution, and batching keeps drift off the hot loop).
 	DriftInterval float64 `json:"drift_interval_s"`
 	// TrackDrift is the fractional change of the whole rack's gain as it warms up: the gain
 	// goes from 1 towards 1 + TrackDrift. Must be > -1. Default -0.01 (assumed).
@@ -69,7 +71,7 @@ func DefaultParams() Params {
 		PulseJitter:   0.1,
 		Tolerance:     0.02,
 		WiperDrift:    0.05,
-		DriftInterval: 60,
+		DriftInterval: 600,
 		TrackDrift:    -0.01,
 		TrackTau:      1800,
 		ContactNoise:  0.05,

@@ -390,6 +390,7 @@ func TestDriftVariance(t *testing.T) {
 func TestDriftBatches(t *testing.T) {
 	p := DefaultParams()
 	p.TrackDrift = 0
+	p.DriftInterval = 60
 	r := mustRack(t, 100, p, newRNG(7))
 	rng := newRNG(8)
 	all := make([]uint16, 100)
