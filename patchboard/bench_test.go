@@ -9,7 +9,7 @@ import (
 
 // benchStimuli returns the test stimuli with 20% to 30% of the field on (mean about 25%), and
 // when dark is set, their negatives (light figures on a dark field).
-func benchStimuli(b *testing.B, negative bool) []retina.Bits {
+func benchStimuli(b testing.TB, negative bool) []retina.Bits {
 	var out []retina.Bits
 	for _, s := range testStimuli() {
 		if f := float64(s.Count()) / retina.N; f >= 0.20 && f <= 0.30 {

@@ -14,6 +14,9 @@ const (
 	MarkIFanOut = 40
 	// MaxUnits is the largest number of A-units a board may have (A-unit indices are uint16).
 	MaxUnits = 1 << 16
+	// MaxPlugs is the largest number of plugs a board may have in all (bounding the memory a
+	// wiring file can make Read use; the Mark I's limit allows 400*40 = 16000).
+	MaxPlugs = 1 << 22
 )
 
 // Unit is one A-unit: its plugs and its threshold.
@@ -24,7 +27,7 @@ type Unit struct {
 
 // Board is a plug-board: the wiring of the S-units to the A-units.
 //
-// A valid board (see Validate) has 1 to MaxUnits A-units; every plug names an S-unit 0..399;
+// A valid board (see Validate) has 1 to MaxUnits A-units and at most MaxPlugs plugs; every plug names an S-unit 0..399;
 // no S-unit is plugged twice into one A-unit; every theta lies in 1..len(Exc), so that a blank
 // field lights no A-unit and every A-unit can fire; and, when FanOut > 0, no S-unit feeds more
 // than FanOut A-units.
@@ -43,7 +46,8 @@ type Board struct {
 // Len returns the number of A-units.
 func (b *Board) Len() int { return len(b.Units) }
 
-// Validate reports the first problem of the board: no A-units or too many, a plug naming an
+// Validate reports the first problem of the board: no A-units or too many, too many plugs, a
+// plug naming an
 // unknown S-unit, an S-unit plugged twice into one A-unit, a threshold outside 1..len(Exc), a
 // negative fan-out limit, or an S-unit feeding more A-units than the limit. Validate only reads
 // the board.
@@ -59,8 +63,12 @@ func (b *Board) Validate() error {
 	}
 	var seen [retina.N]int32 // 1 + index of the last A-unit each S-unit was seen in
 	var fan [retina.N]int
+	plugs := 0
 	for a := range b.Units {
 		u := &b.Units[a]
+		if plugs += len(u.Exc) + len(u.Inh); plugs > MaxPlugs {
+			return fmt.Errorf("patchboard: more than %d plugs in all", MaxPlugs)
+		}
 		for _, plugs := range [2][]uint16{u.Exc, u.Inh} {
 			for _, s := range plugs {
 				if msg := checkPlug(int(s), a, &seen); msg != "" {

@@ -11,7 +11,7 @@
 // A Board holds the wiring. MarkI draws the random Mark I wiring, Identity the one-to-one wiring
 // of the textbook perceptron on pixels (phi(x) = x), Local a wiring with local centre-surround
 // receptive fields. Read and WriteTo load and save a board as a plain-text wiring file, one
-// A-unit per line:
+// A-unit per line (the format is described with FormatVersion):
 //
 //	# mark1 wiring
 //	format 1

@@ -220,6 +220,23 @@ func TestFirePanicsOnInvalidBoard(t *testing.T) {
 	}
 }
 
+func TestFireIgnoresBitsPastTheField(t *testing.T) {
+	b, err := MarkI(DefaultMarkI(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	dst := make([]uint64, (b.Len()+63)/64)
+	for _, p := range []float64{0, 0.2, 0.8} {
+		s := randomBits(rng, p)
+		want := slices.Clone(b.Fire(&s, dst, nil))
+		s[retina.Words-1] |= ^uint64(lastWord)
+		if got := b.Fire(&s, dst, nil); !slices.Equal(got, want) {
+			t.Errorf("p=%v: with stray bits past S-unit 399 Fire = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestFirePanicsOnShortDst(t *testing.T) {
 	b := Identity()
 	defer func() {

@@ -119,6 +119,7 @@ func TestMarkIErrors(t *testing.T) {
 		{MarkIParams{512, 6, -1, 2, 40}, "patchboard: -1 inhibitory plugs per A-unit, want at least 0"},
 		{MarkIParams{10, 300, 101, 2, 0}, "patchboard: 300+101 plugs per A-unit, but there are only 400 S-units"},
 		{MarkIParams{512, 6, 4, 2, -1}, "patchboard: negative fan-out limit -1"},
+		{MarkIParams{65536, 100, 0, 1, 0}, "patchboard: 65536 A-units of 100 plugs need 6553600 plugs, over the limit 4194304"},
 		{MarkIParams{512, 20, 12, 2, 40}, "patchboard: 512 A-units of 32 plugs need 16384 plugs, over the 16000 that 400 S-units with fan-out 40 allow"},
 		{MarkIParams{401, 30, 10, 2, 40}, "patchboard: 401 A-units of 40 plugs need 16040 plugs, over the 16000 that 400 S-units with fan-out 40 allow"},
 		{MarkIParams{512, 6, 4, 0, 40}, "patchboard: theta 0, want 1..6 (the excitatory plugs per A-unit)"},

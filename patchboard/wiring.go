@@ -28,7 +28,8 @@ import (
 // come the A-units, listed a0, a1, a2, ... in order, each exactly once, at most MaxUnits. An
 // A-unit line holds the unit's name, its threshold theta=N, and its plugs: +S for an excitatory
 // plug from S-unit S, -S for an inhibitory one, in any order (excitatory and inhibitory plugs
-// each keep their order). Every A-unit must satisfy the rules of Validate.
+// each keep their order). Every A-unit must satisfy the rules of Validate: so no unit has more
+// than 400 plugs, and a file at most MaxPlugs. Lines are at most MaxLineLen bytes.
 const (
 	// FormatVersion is the version of the wiring format that WriteTo writes and Read reads.
 	FormatVersion = 1
@@ -73,6 +74,7 @@ type parser struct {
 	fanOut                 int
 	units                  []Unit
 	unitLines              []int // line of every A-unit
+	plugs                  int   // plugs so far
 	seen                   [retina.N]int32
 	fan                    [retina.N]int
 }
@@ -191,6 +193,9 @@ func (p *parser) unit(f []string) error {
 			}
 			u.Theta = v
 		case t[0] == '+' || t[0] == '-':
+			if p.plugs++; p.plugs > MaxPlugs {
+				return p.errorf("more than %d plugs in all", MaxPlugs)
+			}
 			if !isDigits(t[1:]) {
 				return p.errorf("malformed plug %s in a%d (want +S for excitatory, -S for inhibitory, S = 0..%d)", quote(t), a, retina.N-1)
 			}
