@@ -70,11 +70,14 @@ func (r *Retina) Prepare(img image.Image, dst *Stimulus) {
 	var avg [N]float64
 	r.project(img, &avg)
 	r.sc.sat, r.sc.fine, r.sc.tmp = shrink(r.sc.sat), shrink(r.sc.fine), shrink(r.sc.tmp)
+	dst.idealPol = 0
 	if r.p.Ideal {
 		for i, a := range avg {
 			dst.Light[i] = float32(a)
 			dst.G[i] = float32(a)
 		}
+		idealBits(&dst.Light, r.p.Polarity, &dst.ideal)
+		dst.idealPol = int8(r.p.Polarity) + 1
 		return
 	}
 	for i, a := range avg {

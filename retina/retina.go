@@ -15,6 +15,7 @@ type Retina struct {
 	sens  [N]float64 // per-cell sensitivity, 1 + Spread*z
 	level [N]float64 // current conductance of each cell (light 1 at nominal lamp = 1)
 	shown [N]float32 // Ideal mode: the light of the last card, which stands for the levels
+	last  *Stimulus  // Ideal mode: the card whose light is still to be copied into shown
 
 	thr  float64 // comparator threshold in conductance: Threshold^Gamma
 	band float64 // noise is drawn only within +-band of thr (8 sigma)
@@ -75,12 +76,19 @@ type Stimulus struct {
 	// G is each cell's target conductance under that light: sensitivity * Light^Gamma, the
 	// level the cell relaxes toward (Ideal: Light itself).
 	G [N]float32
+
+	// ideal caches the ideal comparator's output for this card (a pure function of Light), so
+	// that an ideal presentation costs a copy; idealPol is the Polarity it was computed for,
+	// plus one (0: not computed). Prepare fills it.
+	ideal    Bits
+	idealPol int8
 }
 
 // Reset puts every cell at rest: the level it reaches with no card in the holder, that is with
 // the Surround luminance (white paper by default) under the lamps. New starts there.
 func (r *Retina) Reset() {
 	if r.p.Ideal {
+		r.last = nil
 		for i := range r.shown {
 			r.shown[i] = float32(r.p.Surround)
 		}
@@ -139,7 +147,8 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 		dt = 0
 	}
 	r.factors(dt)
-	riseL, decayL, riseEnd, decEnd := r.riseL, r.decayL, r.riseEnd, r.decEnd
+	fLatch := [2]float64{r.decayL, r.riseL} // indexed by the sign bit of level - target
+	fEnd := [2]float64{r.decEnd, r.riseEnd}
 	thr, sigma := r.thr, r.p.DarkNoise
 	band2 := r.band * r.band // noise is drawn where (reading - threshold)^2 < band2
 	if noise == nil {
@@ -156,10 +165,10 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 		for j, gv := range g {
 			gj, cj := float64(gv), c[j]
 			d := cj - gj
-			fl, fe := decayL, decEnd
-			if gj > cj {
-				fl, fe = riseL, riseEnd
-			}
+			// Rising (G above the level, d < 0) or decaying: the sign bit of d picks the
+			// factors without a branch the card's pattern would make unpredictable.
+			k := math.Float64bits(d) >> 63
+			fl, fe := fLatch[k], fEnd[k]
 			// The conversions keep each product rounded (no fused multiply-add), as amd64
 			// computes it, so that architectures that fuse give the same results from the
 			// same factors.
@@ -179,15 +188,25 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 	}
 }
 
-// exposeIdeal is Expose in Ideal mode: a fixed threshold of one half on the light. The cells
-// keep no lagged state; the light is kept for Levels.
+// exposeIdeal is Expose in Ideal mode: a fixed threshold of one half on the light, taken from
+// the card's cache when Prepare filled it. The cells keep no lagged state; the card is
+// remembered for Levels.
 func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
-	r.shown = s.Light
-	if r.p.Polarity == LightFigure {
+	r.last = s
+	if s.idealPol == int8(r.p.Polarity)+1 {
+		*out = s.ideal
+		return
+	}
+	idealBits(&s.Light, r.p.Polarity, out)
+}
+
+// idealBits thresholds the light at one half: on below it (above it for LightFigure).
+func idealBits(light *[N]float32, pol Polarity, out *Bits) {
+	if pol == LightFigure {
 		for w := range Words {
 			base := w * 64
 			var word uint64
-			for j, v := range s.Light[base : base+min(64, N-base)] {
+			for j, v := range light[base : base+min(64, N-base)] {
 				// v > 0.5: the sign bit of 0.5 - v (+0 when equal), without a branch.
 				word |= uint64(math.Float32bits(0.5-v)>>31) << uint(j)
 			}
@@ -198,10 +217,18 @@ func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
 	for w := range Words {
 		base := w * 64
 		var word uint64
-		for j, v := range s.Light[base : base+min(64, N-base)] {
+		for j, v := range light[base : base+min(64, N-base)] {
 			word |= uint64(math.Float32bits(v-0.5)>>31) << uint(j)
 		}
 		out[w] = word
+	}
+}
+
+// syncShown copies the light of the last ideal card into shown.
+func (r *Retina) syncShown() {
+	if r.last != nil {
+		r.shown = r.last.Light
+		r.last = nil
 	}
 }
 
@@ -210,6 +237,7 @@ func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
 func (r *Retina) Levels(dst []float32) {
 	dst = dst[:N]
 	if r.p.Ideal {
+		r.syncShown()
 		copy(dst, r.shown[:])
 		return
 	}
@@ -234,6 +262,7 @@ func (r *Retina) State() State {
 		Level:       append([]float64(nil), r.level[:]...),
 	}
 	if r.p.Ideal {
+		r.syncShown()
 		for i, v := range r.shown {
 			st.Level[i] = float64(v)
 		}
@@ -264,6 +293,7 @@ func (r *Retina) SetState(st State) error {
 	copy(r.sens[:], st.Sensitivity)
 	copy(r.level[:], st.Level)
 	if r.p.Ideal {
+		r.last = nil
 		for i, v := range st.Level {
 			r.shown[i] = float32(v)
 		}
