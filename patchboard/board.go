@@ -149,6 +149,16 @@ type compiled struct {
 	// the counter it steps: a for an excitatory plug into A-unit a, m+a for an inhibitory one.
 	start [retina.N + 1]int32
 	to    []uint32
+
+	// The byte form, used when every unit's counts fit in one byte (theta+inh <= 128 and
+	// exc-theta <= 127, true of every preset): one counter per A-unit, at rest 128-theta,
+	// stepped up by excitatory and down by inhibitory plugs, so the unit fires exactly when the
+	// counter's top bit is set; eight counters are thresholded per 64-bit load.
+	small          bool
+	ctr8           *[1 << 16]uint8 // scratch counters, indexed by A-unit (uint16: no bounds check)
+	rest8, full8   []uint8         // counters for a blank field and for an all-lit field
+	eStart, iStart [retina.N + 1]int32
+	eTo, iTo       []uint16 // A-units fed by each S-unit's excitatory / inhibitory plugs
 }
 
 func compile(units []Unit) *compiled {
@@ -185,5 +195,50 @@ func compile(units []Unit) *compiled {
 		c.full[a] = uint16(0x8000 - u.Theta + len(u.Exc))
 		c.full[m+a] = uint16(len(u.Inh))
 	}
+	compileSmall(c, units)
 	return c
+}
+
+// compileSmall builds the byte form of c when every unit's counts fit in a byte.
+func compileSmall(c *compiled, units []Unit) {
+	if len(units) > 1<<16 {
+		return
+	}
+	for _, u := range units {
+		if u.Theta+len(u.Inh) > 128 || len(u.Exc)-u.Theta > 127 {
+			return
+		}
+	}
+	c.small = true
+	c.ctr8 = new([1 << 16]uint8)
+	c.rest8 = make([]uint8, c.m)
+	c.full8 = make([]uint8, c.m)
+	var ne, ni [retina.N]int32
+	for a, u := range units {
+		for _, s := range u.Exc {
+			ne[s]++
+		}
+		for _, s := range u.Inh {
+			ni[s]++
+		}
+		c.rest8[a] = uint8(128 - u.Theta)
+		c.full8[a] = uint8(128 - u.Theta + len(u.Exc) - len(u.Inh))
+	}
+	for s := range retina.N {
+		c.eStart[s+1] = c.eStart[s] + ne[s]
+		c.iStart[s+1] = c.iStart[s] + ni[s]
+	}
+	c.eTo = make([]uint16, c.eStart[retina.N])
+	c.iTo = make([]uint16, c.iStart[retina.N])
+	pe, pi := c.eStart, c.iStart
+	for a, u := range units {
+		for _, s := range u.Exc {
+			c.eTo[pe[s]] = uint16(a)
+			pe[s]++
+		}
+		for _, s := range u.Inh {
+			c.iTo[pi[s]] = uint16(a)
+			pi[s]++
+		}
+	}
 }

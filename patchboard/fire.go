@@ -1,6 +1,7 @@
 package patchboard
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 
@@ -33,6 +34,9 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 			panic(err.Error())
 		}
 		c = b.c
+	}
+	if c.small {
+		return c.fire8(s, dst, active, len(b.Units))
 	}
 	ctr, to, start := c.ctr, c.to, c.start[:]
 	// Scatter: every lit S-unit steps the counters of the A-units it feeds. When more than half
@@ -88,6 +92,68 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 			w3 |= uint64((e[j+3]-in[j+3])>>15) << j
 		}
 		w := w0 | w1<<1 | w2<<2 | w3<<3
+		dst[wi] = w
+		for w != 0 {
+			active = append(active, uint16(wi<<6|bits.TrailingZeros64(w)))
+			w &= w - 1
+		}
+	}
+	return active
+}
+
+// fire8 is Fire in the byte form (see compiled).
+func (c *compiled) fire8(s *retina.Bits, dst []uint64, active []uint16, units int) []uint16 {
+	ctr := c.ctr8
+	m := c.m
+	if s.Count() <= retina.N/2 {
+		copy(ctr[:m], c.rest8)
+		for wi, w := range s {
+			if wi == retina.Words-1 {
+				w &= lastWord
+			}
+			for w != 0 {
+				i := wi<<6 | bits.TrailingZeros64(w)
+				w &= w - 1
+				for _, a := range c.eTo[c.eStart[i]:c.eStart[i+1]] {
+					ctr[a]++
+				}
+				for _, a := range c.iTo[c.iStart[i]:c.iStart[i+1]] {
+					ctr[a]--
+				}
+			}
+		}
+	} else {
+		copy(ctr[:m], c.full8)
+		for wi, w := range s {
+			w = ^w
+			if wi == retina.Words-1 {
+				w &= lastWord
+			}
+			for w != 0 {
+				i := wi<<6 | bits.TrailingZeros64(w)
+				w &= w - 1
+				for _, a := range c.eTo[c.eStart[i]:c.eStart[i+1]] {
+					ctr[a]--
+				}
+				for _, a := range c.iTo[c.iStart[i]:c.iStart[i+1]] {
+					ctr[a]++
+				}
+			}
+		}
+	}
+	if len(dst) < m/64 {
+		panic(fmt.Sprintf("patchboard: Fire: dst has %d words, want at least %d for %d A-units", len(dst), m/64, units))
+	}
+	dst = dst[:m/64]
+	active = active[:0]
+	for wi := range dst {
+		blk := ctr[wi*64 : wi*64+64]
+		var w uint64
+		for k := 0; k < 64; k += 8 {
+			// The top bits of eight counters, gathered into eight bits (counter j to bit j).
+			x := binary.LittleEndian.Uint64(blk[k:k+8]) >> 7 & 0x0101010101010101
+			w |= x * 0x0102040810204080 >> 56 << k
+		}
 		dst[wi] = w
 		for w != 0 {
 			active = append(active, uint16(wi<<6|bits.TrailingZeros64(w)))
