@@ -32,5 +32,5 @@ func Example() {
 		}
 	}
 	fmt.Printf("clean epoch %d, training accuracy %.0f%%\n", epoch, 100*m.Evaluate(deck).Accuracy)
-	// Output: clean epoch 9, training accuracy 100%
+	// Output: clean epoch 7, training accuracy 100%
 }

@@ -51,7 +51,8 @@ const (
 type Machine struct {
 	cfg     Config
 	classes []string
-	codes   [][]int8 // [class][R-unit]: +1, -1 or 0 (neutral)
+	codes   [][]int8  // [class][R-unit]: +1, -1 or 0 (neutral)
+	codef   []float64 // codes flattened, as decide multiplies them
 
 	retina *retina.Retina
 	board  *patchboard.Board
@@ -84,7 +85,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("machine: %w", err)
 	}
-	m := &Machine{cfg: cfg, classes: append([]string(nil), classes...), codes: codes}
+	m := &Machine{cfg: cfg, classes: append([]string(nil), classes...)}
 	seed := cfg.Seed
 	if m.board, err = BuildBoard(cfg); err != nil {
 		return nil, fmt.Errorf("machine: %w", err)
@@ -106,6 +107,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	m.noiseSrc = rand.NewPCG(seed, streamNoise)
 	m.orderSrc = rand.NewPCG(seed, streamOrder)
 	m.noise, m.order = rand.New(m.noiseSrc), rand.New(m.orderSrc)
+	m.setCodes(codes)
 	m.a = make([]uint64, (n+63)/64)
 	m.active = make([]uint16, 0, n)
 	m.sums = make([]float64, cfg.RUnits)
@@ -291,17 +293,31 @@ func (m *Machine) present(s *retina.Stimulus, card, class int, learn bool) int {
 // (argmax of sum_r code[r]*sum[r]). For one-hot codes that is the largest sum; for a binary
 // code whose pattern of firing R-units is in the table, it is exactly that class.
 func (m *Machine) decide() int {
+	r := len(m.sums)
+	sums := m.sums[:r]
 	best, bestScore := 0, 0.0
-	for c, code := range m.codes {
+	for c := range m.codes {
+		code := m.codef[c*r : c*r+r]
 		score := 0.0
-		for r, v := range code {
-			score += float64(v) * m.sums[r]
+		for u, v := range code {
+			score += v * sums[u]
 		}
 		if c == 0 || score > bestScore {
 			best, bestScore = c, score
 		}
 	}
 	return best
+}
+
+// setCodes installs a code table.
+func (m *Machine) setCodes(codes [][]int8) {
+	m.codes = codes
+	m.codef = m.codef[:0]
+	for _, code := range codes {
+		for _, v := range code {
+			m.codef = append(m.codef, float64(v))
+		}
+	}
 }
 
 // learn applies the rule for the wanted class and returns the moves made.
