@@ -43,6 +43,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./patchboard/
 	$(GO) test -run='^$$' -fuzz=FuzzReadState -fuzztime=$(FUZZTIME) ./machine/
 	$(GO) test -run='^$$' -fuzz=FuzzReadCodes -fuzztime=$(FUZZTIME) ./machine/
+	$(GO) test -run='^$$' -fuzz=FuzzLoadIDX -fuzztime=$(FUZZTIME) ./images/
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeImage -fuzztime=$(FUZZTIME) ./images/
 
 clean:
 	$(GO) clean ./...
