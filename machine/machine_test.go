@@ -24,6 +24,20 @@ func builtin(t testing.TB, name string) *images.Set {
 	return set
 }
 
+// newMachine builds a machine for the set's classes and prepares the set's cards.
+func newMachine(t testing.TB, cfg Config, set *images.Set) (*Machine, *Deck) {
+	t.Helper()
+	m, err := New(cfg, set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck, err := m.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, deck
+}
+
 // plainPixels computes the ideal retina independently: the card fitted to 20x20 cells (the
 // built-in cards are square, so each cell is a block of k x k pixels), the block's mean
 // luminance, and "on" where it is below one half (dark ink on white paper).
@@ -120,14 +134,7 @@ func TestIdealIsTextbook(t *testing.T) {
 			cfg := Default()
 			cfg.Seed = 7
 			cfg.Wiring, cfg.Coding, cfg.RUnits = tt.wiring, tt.coding, tt.rUnits
-			m, err := New(cfg.Ideal(), set.Classes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			deck, err := m.Prepare(set)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, deck := newMachine(t, cfg.Ideal(), set)
 			feats := make([][]int, len(set.Cards))
 			classes := make([]int, len(set.Cards))
 			for i, c := range set.Cards {
@@ -162,14 +169,7 @@ func TestAnalogLearnsLetters(t *testing.T) {
 	set := builtin(t, "letters")
 	cfg := Default()
 	cfg.RUnits = len(set.Classes)
-	m, err := New(cfg, set.Classes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deck, err := m.Prepare(set)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, deck := newMachine(t, cfg, set)
 	for range 40 {
 		if m.Epoch(deck, true, nil).Corrections == 0 {
 			break
@@ -186,11 +186,7 @@ func TestRules(t *testing.T) {
 		t.Run(rule.String(), func(t *testing.T) {
 			cfg := Default()
 			cfg.Rule = rule
-			m, err := New(cfg.Ideal(), set.Classes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			deck, _ := m.Prepare(set)
+			m, deck := newMachine(t, cfg.Ideal(), set)
 			var total []float64
 			for e := range 30 {
 				st := m.Epoch(deck, true, nil)
@@ -276,11 +272,7 @@ func TestDeterminism(t *testing.T) {
 	run := func(seed uint64) []byte {
 		cfg := Default()
 		cfg.Seed = seed
-		m, err := New(cfg, set.Classes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deck, _ := m.Prepare(set)
+		m, deck := newMachine(t, cfg, set)
 		for range 3 {
 			m.Epoch(deck, true, nil)
 		}
@@ -307,11 +299,7 @@ func TestSaveContinues(t *testing.T) {
 		if ideal {
 			cfg = cfg.Ideal()
 		}
-		m, err := New(cfg, set.Classes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deck, _ := m.Prepare(set)
+		m, deck := newMachine(t, cfg, set)
 		m.Epoch(deck, true, nil)
 		path := filepath.Join(t.TempDir(), "m.state")
 		if err := m.Save(path); err != nil {
@@ -525,11 +513,7 @@ func TestPresentDoesNotAllocate(t *testing.T) {
 		if ideal {
 			cfg = cfg.Ideal()
 		}
-		m, err := New(cfg, set.Classes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		deck, _ := m.Prepare(set)
+		m, deck := newMachine(t, cfg, set)
 		i := 0
 		allocs := testing.AllocsPerRun(2000, func() {
 			m.Train(&deck.Stimuli[i%deck.Len()], deck.Class[i%deck.Len()])
@@ -556,11 +540,7 @@ func benchTrain(b *testing.B, ideal bool) {
 	if ideal {
 		cfg = cfg.Ideal()
 	}
-	m, err := New(cfg, set.Classes)
-	if err != nil {
-		b.Fatal(err)
-	}
-	deck, _ := m.Prepare(set)
+	m, deck := newMachine(b, cfg, set)
 	order := m.orderOf(deck.Len(), true)
 	b.ReportAllocs()
 	b.ResetTimer()
