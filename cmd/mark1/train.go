@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -35,6 +37,22 @@ func (mf *machineFlags) register(fs *flagSet) {
 	fs.IntVar(&mf.aUnits, "a-units", d.MarkI.AUnits, "number of A-units of the random plug-board")
 	fs.StringVar(&mf.coding, "coding", "auto", "class coding: auto, onehot, binary, or a code FILE")
 	fs.StringVar(&mf.wiring, "wiring", "random", "plug-board: random, identity, local, or a wiring FILE")
+}
+
+// maxRUnits is the most R-units machine.New accepts (machine.Config's validation; the package
+// does not export it).
+const maxRUnits = 64
+
+// check refuses flag values out of range as usage errors naming the flag, before the machine
+// packages refuse them with messages in their own terms.
+func (mf *machineFlags) check() error {
+	switch {
+	case mf.rUnits < 1 || mf.rUnits > maxRUnits:
+		return usageErr(fmt.Sprintf("--r-units %d: want 1..%d", mf.rUnits, maxRUnits))
+	case mf.aUnits < 1 || mf.aUnits > patchboard.MaxUnits:
+		return usageErr(fmt.Sprintf("--a-units %d: want 1..%d", mf.aUnits, patchboard.MaxUnits))
+	}
+	return nil
 }
 
 // build makes a machine for the classes of set.
@@ -137,6 +155,14 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	if *epochs < 1 {
 		return usageErr("--epochs must be at least 1")
 	}
+	if err := mf.check(); err != nil {
+		return err
+	}
+	if *save != "" {
+		if err := checkSavePath(*save); err != nil {
+			return err
+		}
+	}
 	set, err := loadData(*data)
 	if err != nil {
 		return err
@@ -154,6 +180,14 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	deck, err := m.Prepare(set)
 	if err != nil {
 		return err
+	}
+	// The test cards are prepared (optics only, no random draw) before training, so that a test
+	// set the machine cannot take fails at once rather than after the training is spent.
+	var testDeck *machine.Deck
+	if testSet != nil {
+		if testDeck, err = m.Prepare(testSet); err != nil {
+			return fmt.Errorf("--test: %w", err)
+		}
 	}
 	rep := trainReport{Data: *data, Cards: deck.Len(), Classes: set.Classes, Machine: summarize(m)}
 	if !*jsonOut {
@@ -178,12 +212,8 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	bar.finish()
 	rep.Train = m.Evaluate(deck)
-	if testSet != nil {
-		td, err := m.Prepare(testSet)
-		if err != nil {
-			return fmt.Errorf("--test: %w", err)
-		}
-		r := m.Evaluate(td)
+	if testDeck != nil {
+		r := m.Evaluate(testDeck)
 		rep.Test = &r
 	}
 	if *save != "" {
@@ -203,6 +233,26 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "saved %s\n", rep.Saved)
 	}
 	return nil
+}
+
+// checkSavePath checks, before any training, that a state file can be written at path: path is
+// not a folder and its folder exists and takes a new file. (The save itself writes a temporary
+// file there and renames it.)
+func checkSavePath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("--save %s: is a folder", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name would only confuse
+		}
+		return fmt.Errorf("--save %s: cannot write there: %w", path, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func idealWord(m *machine.Machine) string {
