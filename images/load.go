@@ -98,6 +98,9 @@ func LoadFile(path string) (image.Image, error) {
 		return nil, fmt.Errorf("images: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("images: %s: is a folder, not an image file", path)
+	}
 	return decode(path, f)
 }
 

@@ -81,6 +81,9 @@ const (
 	CodingTable  = "table"  // Config.Codes, read from a code file
 )
 
+// MaxRUnits is the most R-units a machine may have.
+const MaxRUnits = 64
+
 // Config describes a whole machine. The zero value is not useful: start from Default and
 // change what an experiment needs. Every random choice (wiring, cell spread, motor and track
 // spreads, noise, shuffling) is derived from Seed.
@@ -160,8 +163,8 @@ func (c Config) IsIdeal() bool { return c.Retina.Ideal && c.Pots.Ideal }
 
 func (c Config) validate() error {
 	switch {
-	case c.RUnits < 1 || c.RUnits > 64:
-		return fmt.Errorf("r_units: %d is outside 1..64", c.RUnits)
+	case c.RUnits < 1 || c.RUnits > MaxRUnits:
+		return fmt.Errorf("r_units: %d is outside 1..%d", c.RUnits, MaxRUnits)
 	case c.Rule < Alpha || c.Rule > Forced:
 		return fmt.Errorf("rule: unknown rule %d", int(c.Rule))
 	case !(c.PresentationTime > 0) || math.IsInf(c.PresentationTime, 0):

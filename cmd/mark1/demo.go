@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/machine"
@@ -53,21 +54,27 @@ func cmdDemo(args []string, stdout, _ io.Writer) error {
 	for e := 1; e <= *epochs; e++ {
 		sa := analog.Epoch(da, true, nil)
 		si := ideal.Epoch(di, true, nil)
-		fmt.Fprintf(stdout, "%5d  %4d %-36s  %4d %s\n", e, sa.Mistakes, errBar(sa.Mistakes, da.Len())[:min(36, len(errBar(sa.Mistakes, da.Len())))], si.Mistakes, errBar(si.Mistakes, di.Len()))
+		fmt.Fprintf(stdout, "%5d  %4d %-36s  %4d %s\n", e, sa.Mistakes, errBar(sa.Mistakes, da.Len(), 36), si.Mistakes, errBar(si.Mistakes, di.Len(), 36))
 		if sa.Corrections == 0 && si.Corrections == 0 {
 			break
 		}
 	}
 	ra, ri := analog.Evaluate(da), ideal.Evaluate(di)
 	fmt.Fprintf(stdout, "\ntraining accuracy: analog %.1f%%, ideal %.1f%% (after %.1f hours of machine time)\n\n", 100*ra.Accuracy, 100*ri.Accuracy, analog.Clock()/3600)
-	// Show a few cards as the analog retina saw them.
+	// Show a few cards of different classes as the analog retina saw them.
 	var rows [][]string
 	var labels []string
-	for k := 0; k < 4 && k < da.Len(); k++ {
-		i := k * da.Len() / 4
-		p := analog.Present(&da.Stimuli[i])
-		rows = append(rows, retinaRows(analog.LastS()))
-		labels = append(labels, fmt.Sprintf("card %q -> %q", set.Classes[da.Class[i]], set.Classes[p]))
+	k := len(set.Classes)
+	for _, want := range slices.Compact([]int{0, k / 4, k / 2, 3 * k / 4}) {
+		for i, c := range da.Class {
+			if c != want {
+				continue
+			}
+			p := analog.Present(&da.Stimuli[i])
+			rows = append(rows, retinaRows(analog.LastS()))
+			labels = append(labels, fmt.Sprintf("card %q -> %q", set.Classes[c], set.Classes[p]))
+			break
+		}
 	}
 	for _, l := range labels {
 		fmt.Fprintf(stdout, "%-24s", l)

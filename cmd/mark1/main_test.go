@@ -280,7 +280,7 @@ func TestQueries(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &r); err != nil {
 				t.Fatal(err)
 			}
-			if r.Data != "ef" || !slices.Equal(r.Classes, []string{"E", "F"}) {
+			if r.Data != "builtin:ef" || !slices.Equal(r.Classes, []string{"E", "F"}) {
 				t.Errorf("eval: data %q classes %v", r.Data, r.Classes)
 			}
 			checkResult(t, "eval", r.resultJSON, 60, 2)

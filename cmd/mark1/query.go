@@ -20,6 +20,7 @@ func loadState(path string) (*machine.Machine, error) {
 }
 
 // stateAndData parses --state and --data and prepares the cards for the machine.
+// The returned set's Name is the --data spec as given, as train's reports name it.
 func stateAndData(name, args string, argv []string, stdout io.Writer, extra func(*flagSet)) (*machine.Machine, *machine.Deck, *images.Set, error) {
 	fs := newFlags(name, args, stdout)
 	state := fs.String("state", "", "machine state FILE (from mark1 train --save)")
@@ -41,6 +42,7 @@ func stateAndData(name, args string, argv []string, stdout io.Writer, extra func
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	set.Name = *data
 	deck, err := m.Prepare(set)
 	if err != nil {
 		return nil, nil, nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/patchboard"
+	"github.com/mark1-perceptron/mark1/retina"
 )
 
 // machineFlags are the flags that build a new machine.
@@ -26,6 +27,9 @@ type machineFlags struct {
 	aUnits int
 	coding string
 	wiring string
+
+	polarity                                      string
+	scale, offsetX, offsetY, rotation, lamp, blur float64
 }
 
 func (mf *machineFlags) register(fs *flagSet) {
@@ -37,18 +41,22 @@ func (mf *machineFlags) register(fs *flagSet) {
 	fs.IntVar(&mf.aUnits, "a-units", d.MarkI.AUnits, "number of A-units of the random plug-board")
 	fs.StringVar(&mf.coding, "coding", "auto", "class coding: auto, onehot, binary, or a code FILE")
 	fs.StringVar(&mf.wiring, "wiring", "random", "plug-board: random, identity, local, or a wiring FILE")
+	r := d.Retina
+	fs.StringVar(&mf.polarity, "polarity", r.Polarity.String(), "dark: cells see dark ink on light cards; light: bright figures on dark")
+	fs.Float64Var(&mf.scale, "scale", r.Scale, "card size on the retina, times the fit that spans 20 cells")
+	fs.Float64Var(&mf.offsetX, "offset-x", r.OffsetX, "shift the card right by this many cells")
+	fs.Float64Var(&mf.offsetY, "offset-y", r.OffsetY, "shift the card down by this many cells")
+	fs.Float64Var(&mf.rotation, "rotation", r.Rotation, "turn the card clockwise by this many degrees")
+	fs.Float64Var(&mf.lamp, "lamp", r.Lamp, "lamp brightness (1 nominal; analog only)")
+	fs.Float64Var(&mf.blur, "blur", r.Blur, "lens defocus, Gaussian sigma in cells (analog only)")
 }
-
-// maxRUnits is the most R-units machine.New accepts (machine.Config's validation; the package
-// does not export it).
-const maxRUnits = 64
 
 // check refuses flag values out of range as usage errors naming the flag, before the machine
 // packages refuse them with messages in their own terms.
 func (mf *machineFlags) check() error {
 	switch {
-	case mf.rUnits < 1 || mf.rUnits > maxRUnits:
-		return usageErr(fmt.Sprintf("--r-units %d: want 1..%d", mf.rUnits, maxRUnits))
+	case mf.rUnits < 1 || mf.rUnits > machine.MaxRUnits:
+		return usageErr(fmt.Sprintf("--r-units %d: want 1..%d", mf.rUnits, machine.MaxRUnits))
 	case mf.aUnits < 1 || mf.aUnits > patchboard.MaxUnits:
 		return usageErr(fmt.Sprintf("--a-units %d: want 1..%d", mf.aUnits, patchboard.MaxUnits))
 	}
@@ -66,6 +74,16 @@ func (mf *machineFlags) build(set *images.Set) (*machine.Machine, error) {
 	cfg.Rule = rule
 	cfg.RUnits = mf.rUnits
 	cfg.MarkI.AUnits = mf.aUnits
+	pol, err := retina.ParsePolarity(mf.polarity)
+	if err != nil {
+		return nil, usageErr("--polarity: " + err.Error())
+	}
+	r := &cfg.Retina
+	r.Polarity, r.Scale, r.OffsetX, r.OffsetY, r.Rotation = pol, mf.scale, mf.offsetX, mf.offsetY, mf.rotation
+	r.Lamp, r.Blur = mf.lamp, mf.blur
+	if err := r.Validate(); err != nil {
+		return nil, usageErr(err.Error())
+	}
 	if mf.ideal {
 		cfg = cfg.Ideal()
 	}
@@ -201,7 +219,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		rep.Epochs = append(rep.Epochs, st)
 		bar.clear()
 		if !*jsonOut {
-			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, deck.Len()))
+			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, deck.Len(), 40))
 		}
 		if st.Corrections == 0 {
 			rep.Converged = true
@@ -262,12 +280,12 @@ func idealWord(m *machine.Machine) string {
 	return "analog"
 }
 
-// errBar draws the error fraction as a bar of up to 40 characters.
-func errBar(n, of int) string {
+// errBar draws the error fraction n/of as a bar of up to width characters.
+func errBar(n, of, width int) string {
 	if of == 0 {
 		return ""
 	}
-	return strings.Repeat("#", (40*n+of-1)/of)
+	return strings.Repeat("#", (width*n+of-1)/of)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -49,6 +49,11 @@ func wiringGenerate(args []string, stdout io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
+	switch *preset {
+	case machine.WiringRandom, machine.WiringIdentity, machine.WiringLocal:
+	default:
+		return usageErr(fmt.Sprintf("--preset %q: want random, identity or local", *preset))
+	}
 	cfg := machine.Default()
 	cfg.Seed, cfg.Wiring = *seed, *preset
 	cfg.MarkI = patchboard.MarkIParams{AUnits: *aUnits, Exc: *exc, Inh: *inh, Theta: *theta, FanOut: *fanout}
@@ -57,7 +62,7 @@ func wiringGenerate(args []string, stdout io.Writer) error {
 	// "mark1 train --wiring PRESET --seed N" builds with the same parameters.
 	b, err := machine.BuildBoard(cfg)
 	if err != nil {
-		return err
+		return usageErr(err.Error()) // every parameter came from a flag
 	}
 	if *out == "" {
 		_, err = b.WriteTo(stdout)
