@@ -232,12 +232,21 @@ func cmdWeights(args []string, stdout, _ io.Writer) error {
 		w := m.Weights(r)
 		bw.WriteString(strconv.Itoa(r))
 		bw.WriteByte(',')
-		bw.WriteString(strconv.FormatFloat(w[n], 'g', -1, 64))
+		bw.WriteString(formatWeight(w[n]))
 		for _, v := range w[:n] {
 			bw.WriteByte(',')
-			bw.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			bw.WriteString(formatWeight(v))
 		}
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
+}
+
+// formatWeight writes a weight in the shortest form that reads back exactly; a wiper resting
+// at zero from below prints as 0, not -0.
+func formatWeight(v float64) string {
+	if v == 0 {
+		v = 0
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
