@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/retina"
@@ -102,6 +103,10 @@ func TestFireMatchesPlain(t *testing.T) {
 		{"Local r1", func() (*Board, error) { return Local(300, 1, rng) }},
 		{"Local r2", func() (*Board, error) { return Local(512, 2, rng) }},
 		{"Local r5", func() (*Board, error) { return Local(64, 5, rng) }},
+		// The largest counts the byte counters hold (theta+inh = 128, exc-theta = 127), and one
+		// past them, which takes the 16-bit counters.
+		{"byte counters at their limit", func() (*Board, error) { return MarkI(MarkIParams{4, 128, 127, 1, 0}, rng) }},
+		{"one past the byte limit", func() (*Board, error) { return MarkI(MarkIParams{4, 128, 128, 1, 0}, rng) }},
 		{"struct literal", func() (*Board, error) {
 			return &Board{Units: []Unit{
 				{Exc: []uint16{399, 0, 5}, Inh: []uint16{7}, Theta: 2},
@@ -116,6 +121,9 @@ func TestFireMatchesPlain(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkFire(t, b, rng)
+			if strings.Contains(tt.name, "byte") && b.c.small != !strings.HasPrefix(tt.name, "one past") {
+				t.Fatalf("byte counters used = %v", b.c.small)
+			}
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -127,7 +128,7 @@ func cmdClassify(args []string, stdout, _ io.Writer) error {
 		rep.On = append(rep.On, v > 0)
 	}
 	for _, w := range m.LastA() {
-		rep.Active += popcount(w)
+		rep.Active += bits.OnesCount64(w)
 	}
 	if *jsonOut {
 		return writeJSON(stdout, rep)
@@ -164,14 +165,6 @@ func retinaRows(s *retina.Bits) []string {
 		rows[r] = b.String()
 	}
 	return rows
-}
-
-func popcount(w uint64) int {
-	n := 0
-	for ; w != 0; w &= w - 1 {
-		n++
-	}
-	return n
 }
 
 func cmdFeatures(args []string, stdout, _ io.Writer) error {
