@@ -28,8 +28,8 @@ const idxChunk = 1 << 20
 // dimension count), each plain or gzip-compressed (recognised by content, not by name), in
 // the layout of http://yann.lecun.com/exdb/mnist. Only the unsigned-byte data type is read.
 //
-// MNIST digits are white on black; the images are inverted (255-v) into the printed-card
-// convention, dark ink on white paper, and kept as *image.Gray of cols x rows pixels. The
+// The images are kept as they are, *image.Gray of cols x rows pixels (MNIST digits are white on
+// black; the retina's automatic polarity sees the figure in either). The
 // classes are the distinct label values as decimal strings, sorted numerically ("0".."9" for
 // MNIST); the cards keep the file's order, with Source "IMAGES#INDEX" (index from 0).
 //
@@ -125,9 +125,6 @@ func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set
 			}
 			if err != nil {
 				return nil, readError(imgName, err)
-			}
-			for j := range chunk {
-				chunk[j] = 255 - chunk[j] // white-on-black digits to dark ink on white paper
 			}
 		}
 		k := i % perChunk

@@ -4,7 +4,7 @@ import "image"
 
 // Card is one stimulus card.
 type Card struct {
-	// Image is the card: dark ink on white paper. The retina fits its whole bounds to the
+	// Image is the card, a dark figure on a light ground or the reverse. The retina fits its whole bounds to the
 	// 20x20 cells. Built-in cards are 60x60 *image.Gray images with bounds at the origin;
 	// loaded cards keep the type and bounds their decoder gave them.
 	Image image.Image

@@ -3,13 +3,13 @@ package machine_test
 import (
 	"fmt"
 
-	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
 // Train the full-size analog machine on E versus F until an epoch passes without a correction.
 func Example() {
-	set, err := images.Builtin("ef")
+	set, err := builtin.Load("ef")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
-func builtin(t testing.TB, name string) *images.Set {
+func loadSet(t testing.TB, name string) *images.Set {
 	t.Helper()
-	set, err := images.Builtin(name)
+	set, err := builtin.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestIdealIsTextbook(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.data+"/"+tt.wiring+"/"+tt.coding, func(t *testing.T) {
-			set := builtin(t, tt.data)
+			set := loadSet(t, tt.data)
 			cfg := Default()
 			cfg.Seed = 7
 			cfg.Wiring, cfg.Coding, cfg.RUnits = tt.wiring, tt.coding, tt.rUnits
@@ -166,7 +167,7 @@ func TestIdealIsTextbook(t *testing.T) {
 }
 
 func TestAnalogLearnsLetters(t *testing.T) {
-	set := builtin(t, "letters")
+	set := loadSet(t, "letters")
 	cfg := Default()
 	cfg.RUnits = len(set.Classes)
 	m, deck := newMachine(t, cfg, set)
@@ -181,7 +182,7 @@ func TestAnalogLearnsLetters(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
-	set := builtin(t, "ef")
+	set := loadSet(t, "ef")
 	for _, rule := range []Rule{Alpha, Gamma, Forced} {
 		t.Run(rule.String(), func(t *testing.T) {
 			cfg := Default()
@@ -220,7 +221,7 @@ func TestRules(t *testing.T) {
 // TestMovesMirrorWeights replays the observer's moves on plain arrays, as a hardware bridge
 // would, and checks that they reproduce the ideal machine's weights under every rule.
 func TestMovesMirrorWeights(t *testing.T) {
-	set := builtin(t, "shapes")
+	set := loadSet(t, "shapes")
 	for _, rule := range []Rule{Alpha, Gamma, Forced} {
 		t.Run(rule.String(), func(t *testing.T) {
 			cfg := Default().Ideal()
@@ -268,7 +269,7 @@ func TestMovesMirrorWeights(t *testing.T) {
 }
 
 func TestDeterminism(t *testing.T) {
-	set := builtin(t, "shapes")
+	set := loadSet(t, "shapes")
 	run := func(seed uint64) []byte {
 		cfg := Default()
 		cfg.Seed = seed
@@ -293,7 +294,7 @@ func TestDeterminism(t *testing.T) {
 
 // TestSaveContinues checks that a saved and loaded machine goes on exactly as the original.
 func TestSaveContinues(t *testing.T) {
-	set := builtin(t, "letters")
+	set := loadSet(t, "letters")
 	for _, ideal := range []bool{false, true} {
 		cfg := Default()
 		if ideal {
@@ -326,7 +327,7 @@ func TestSaveContinues(t *testing.T) {
 }
 
 func TestReadStateErrors(t *testing.T) {
-	set := builtin(t, "ef")
+	set := loadSet(t, "ef")
 	m, err := New(Default(), set.Classes)
 	if err != nil {
 		t.Fatal(err)
@@ -364,7 +365,7 @@ func TestReadStateErrors(t *testing.T) {
 }
 
 func FuzzReadState(f *testing.F) {
-	set, err := images.Builtin("ef")
+	set, err := builtin.Load("ef")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -391,7 +392,7 @@ func FuzzReadState(f *testing.F) {
 }
 
 func TestObserver(t *testing.T) {
-	set := builtin(t, "ef")
+	set := loadSet(t, "ef")
 	m, err := New(Default().Ideal(), set.Classes)
 	if err != nil {
 		t.Fatal(err)
@@ -507,7 +508,7 @@ func FuzzReadCodes(f *testing.F) {
 }
 
 func TestPresentDoesNotAllocate(t *testing.T) {
-	set := builtin(t, "letters")
+	set := loadSet(t, "letters")
 	for _, ideal := range []bool{true, false} {
 		cfg := Default()
 		if ideal {
@@ -526,7 +527,7 @@ func TestPresentDoesNotAllocate(t *testing.T) {
 }
 
 func benchTrain(b *testing.B, ideal bool) {
-	set := builtin(b, "letters")
+	set := loadSet(b, "letters")
 	cfg := Default()
 	// Distinct 8-bit codes so that all eight R-units learn (as mark1 bench does).
 	cfg.Coding, cfg.Codes = CodingTable, make([][]int8, len(set.Classes))

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
@@ -56,7 +56,7 @@ func cmdBench(args []string, stdout, _ io.Writer) error {
 		return usageErr("--seconds must be positive")
 	}
 	const data = "builtin:letters"
-	set, err := images.Builtin("letters")
+	set, err := builtin.Load("letters")
 	if err != nil {
 		return err
 	}

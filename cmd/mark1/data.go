@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 )
 
 // loadData reads a --data argument: builtin:NAME, idx:IMAGES,LABELS, or a folder with one
@@ -14,7 +15,7 @@ func loadData(spec string) (*images.Set, error) {
 	case spec == "":
 		return nil, usageErr("--data is required (builtin:NAME, idx:IMAGES,LABELS or a folder)")
 	case strings.HasPrefix(spec, "builtin:"):
-		return images.Builtin(strings.TrimPrefix(spec, "builtin:"))
+		return builtin.Load(strings.TrimPrefix(spec, "builtin:"))
 	case strings.HasPrefix(spec, "idx:"):
 		parts := strings.Split(strings.TrimPrefix(spec, "idx:"), ",")
 		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 )
 
 // mark1 runs one command line in-process and returns its exit status and output.
@@ -45,7 +45,7 @@ func trainState(t *testing.T, dir string) string {
 // writeCard encodes card i of a built-in set as a PNG file in dir and returns its path and class.
 func writeCard(t *testing.T, dir, set string, i int) (string, string) {
 	t.Helper()
-	s, err := images.Builtin(set)
+	s, err := builtin.Load(set)
 	if err != nil {
 		t.Fatal(err)
 	}

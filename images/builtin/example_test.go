@@ -1,14 +1,14 @@
-package images_test
+package builtin_test
 
 import (
 	"fmt"
 	"log"
 
-	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
 )
 
-func ExampleBuiltin() {
-	set, err := images.Builtin("ef")
+func ExampleLoad() {
+	set, err := builtin.Load("ef")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -20,8 +20,8 @@ func ExampleBuiltin() {
 	// 60x60 pixels, first card ef:E/gobold/30px/+0,+0
 }
 
-func ExampleBuiltinNames() {
-	fmt.Println(images.BuiltinNames())
+func ExampleNames() {
+	fmt.Println(builtin.Names())
 	// Output:
 	// [ef leftright letters letters-both letters2 shapes square-diamond squares-circles xe]
 }

@@ -1,9 +1,10 @@
-package images
+package builtin
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/mark1-perceptron/mark1/images"
 	"image"
 	"slices"
 	"strings"
@@ -32,25 +33,25 @@ func TestBuiltinNames(t *testing.T) {
 	for _, tt := range builtinTests {
 		want = append(want, tt.name)
 	}
-	got := BuiltinNames()
+	got := Names()
 	if !slices.Equal(got, want) {
-		t.Fatalf("BuiltinNames() = %q, want %q", got, want)
+		t.Fatalf("Names() = %q, want %q", got, want)
 	}
 	if !slices.IsSorted(got) {
-		t.Fatalf("BuiltinNames() = %q, not sorted", got)
+		t.Fatalf("Names() = %q, not sorted", got)
 	}
 }
 
 func TestBuiltinUnknown(t *testing.T) {
-	_, err := Builtin("letter")
+	_, err := Load("letter")
 	if err == nil {
-		t.Fatal("Builtin(\"letter\") gave no error")
+		t.Fatal("Load(\"letter\") gave no error")
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "images: ") || !strings.Contains(msg, `"letter"`) {
-		t.Fatalf("error %q: want the images: prefix and the unknown name", msg)
+	if !strings.HasPrefix(msg, "builtin: ") || !strings.Contains(msg, `"letter"`) {
+		t.Fatalf("error %q: want the builtin: prefix and the unknown name", msg)
 	}
-	for _, n := range BuiltinNames() {
+	for _, n := range Names() {
 		if !strings.Contains(msg, n) {
 			t.Fatalf("error %q does not list %q", msg, n)
 		}
@@ -80,7 +81,7 @@ func retinaCells(g *image.Gray) int {
 func TestBuiltinSets(t *testing.T) {
 	for _, tt := range builtinTests {
 		t.Run(tt.name, func(t *testing.T) {
-			set, err := Builtin(tt.name)
+			set, err := Load(tt.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,12 +165,12 @@ func checkInkAndMargins(t *testing.T, src string, g *image.Gray) {
 }
 
 func TestBuiltinDeterministic(t *testing.T) {
-	for _, name := range BuiltinNames() {
-		a, err := Builtin(name)
+	for _, name := range Names() {
+		a, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Builtin(name)
+		b, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +205,7 @@ var goldenDigests = map[string]string{
 	"xe":              "d0107502df1ec568",
 }
 
-func setDigest(set *Set) string {
+func setDigest(set *images.Set) string {
 	h := sha256.New()
 	for _, c := range set.Cards {
 		h.Write(c.Image.(*image.Gray).Pix)
@@ -215,8 +216,8 @@ func setDigest(set *Set) string {
 }
 
 func TestBuiltinGolden(t *testing.T) {
-	for _, name := range BuiltinNames() {
-		set, err := Builtin(name)
+	for _, name := range Names() {
+		set, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,11 +228,11 @@ func TestBuiltinGolden(t *testing.T) {
 }
 
 func TestTypefacesDiffer(t *testing.T) {
-	one, err := Builtin("letters")
+	one, err := Load("letters")
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := Builtin("letters2")
+	two, err := Load("letters2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestTypefacesDiffer(t *testing.T) {
 }
 
 func TestLettersBothIsUnion(t *testing.T) {
-	both, err := Builtin("letters-both")
+	both, err := Load("letters-both")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestLettersBothIsUnion(t *testing.T) {
 		pixels[string(c.Image.(*image.Gray).Pix)] = true
 	}
 	for _, name := range []string{"letters", "letters2"} {
-		set, err := Builtin(name)
+		set, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,7 +278,7 @@ func TestLettersBothIsUnion(t *testing.T) {
 }
 
 func TestLeftRight(t *testing.T) {
-	set, err := Builtin("leftright")
+	set, err := Load("leftright")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestLeftRight(t *testing.T) {
 
 func BenchmarkBuiltinLetters(b *testing.B) {
 	for b.Loop() {
-		if _, err := Builtin("letters"); err != nil {
+		if _, err := Load("letters"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -318,7 +319,7 @@ func TestBuiltinConcurrent(t *testing.T) {
 	for i, name := range names {
 		go func() {
 			defer func() { done <- i }()
-			set, err := Builtin(name)
+			set, err := Load(name)
 			if err != nil {
 				errs[i] = err
 				return

@@ -1,8 +1,9 @@
-package images
+package builtin
 
 import (
 	"errors"
 	"fmt"
+	"github.com/mark1-perceptron/mark1/images"
 	"image"
 	"math"
 	"slices"
@@ -26,20 +27,24 @@ const (
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // builtins maps each built-in set's name to its generator.
-var builtins = map[string]func() (*Set, error){
-	"letters":         func() (*Set, error) { return letterSet("letters", alphabet, []*typeface{goBold}, letterGrid) },
-	"letters2":        func() (*Set, error) { return letterSet("letters2", alphabet, []*typeface{goMonoBold}, letterGrid) },
-	"letters-both":    func() (*Set, error) { return letterSet("letters-both", alphabet, bothFaces, letterGrid) },
-	"ef":              func() (*Set, error) { return letterSet("ef", "EF", bothFaces, pairGrid) },
-	"xe":              func() (*Set, error) { return letterSet("xe", "XE", bothFaces, pairGrid) },
-	"shapes":          func() (*Set, error) { return shapeSet("shapes", []shapeKind{square, circle, diamond, triangle}), nil },
-	"squares-circles": func() (*Set, error) { return shapeSet("squares-circles", []shapeKind{square, circle}), nil },
-	"square-diamond":  func() (*Set, error) { return shapeSet("square-diamond", []shapeKind{square, diamond}), nil },
-	"leftright":       func() (*Set, error) { return leftRightSet(), nil },
+var builtins = map[string]func() (*images.Set, error){
+	"letters": func() (*images.Set, error) { return letterSet("letters", alphabet, []*typeface{goBold}, letterGrid) },
+	"letters2": func() (*images.Set, error) {
+		return letterSet("letters2", alphabet, []*typeface{goMonoBold}, letterGrid)
+	},
+	"letters-both": func() (*images.Set, error) { return letterSet("letters-both", alphabet, bothFaces, letterGrid) },
+	"ef":           func() (*images.Set, error) { return letterSet("ef", "EF", bothFaces, pairGrid) },
+	"xe":           func() (*images.Set, error) { return letterSet("xe", "XE", bothFaces, pairGrid) },
+	"shapes": func() (*images.Set, error) {
+		return shapeSet("shapes", []shapeKind{square, circle, diamond, triangle}), nil
+	},
+	"squares-circles": func() (*images.Set, error) { return shapeSet("squares-circles", []shapeKind{square, circle}), nil },
+	"square-diamond":  func() (*images.Set, error) { return shapeSet("square-diamond", []shapeKind{square, diamond}), nil },
+	"leftright":       func() (*images.Set, error) { return leftRightSet(), nil },
 }
 
 // BuiltinNames returns the names of the built-in card sets, sorted.
-func BuiltinNames() []string {
+func Names() []string {
 	names := make([]string, 0, len(builtins))
 	for n := range builtins {
 		names = append(names, n)
@@ -74,10 +79,10 @@ func BuiltinNames() []string {
 //     30 cards per class (60).
 //
 // An unknown name gives an error listing the valid names.
-func Builtin(name string) (*Set, error) {
+func Load(name string) (*images.Set, error) {
 	gen, ok := builtins[name]
 	if !ok {
-		return nil, fmt.Errorf("images: unknown built-in set %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+		return nil, fmt.Errorf("builtin: unknown built-in set %q (have %s)", name, strings.Join(Names(), ", "))
 	}
 	return gen()
 }
@@ -168,19 +173,19 @@ type outline struct {
 func (t *typeface) glyph(buf *sfnt.Buffer, r rune) (outline, error) {
 	f, err := t.font()
 	if err != nil {
-		return outline{}, fmt.Errorf("images: typeface %s: %w", t.name, err)
+		return outline{}, fmt.Errorf("builtin: typeface %s: %w", t.name, err)
 	}
 	idx, err := f.GlyphIndex(buf, r)
 	if err == nil && idx == 0 {
 		err = errors.New("no glyph")
 	}
 	if err != nil {
-		return outline{}, fmt.Errorf("images: typeface %s, letter %q: %w", t.name, r, err)
+		return outline{}, fmt.Errorf("builtin: typeface %s, letter %q: %w", t.name, r, err)
 	}
 	// At ppem = units per em the segments are in font units (26.6 fixed point, exact).
 	segs, err := f.LoadGlyph(buf, idx, fixed.Int26_6(f.UnitsPerEm())<<6, nil)
 	if err != nil {
-		return outline{}, fmt.Errorf("images: typeface %s, letter %q: %w", t.name, r, err)
+		return outline{}, fmt.Errorf("builtin: typeface %s, letter %q: %w", t.name, r, err)
 	}
 	pt := func(p fixed.Point26_6) point { return point{float64(p.X) / 64, float64(p.Y) / 64} }
 	var o outline
@@ -217,7 +222,7 @@ func (t *typeface) glyph(buf *sfnt.Buffer, r rune) (outline, error) {
 		}
 	}
 	if o.max.x <= o.min.x || o.max.y <= o.min.y {
-		return outline{}, fmt.Errorf("images: typeface %s, letter %q: empty glyph", t.name, r)
+		return outline{}, fmt.Errorf("builtin: typeface %s, letter %q: empty glyph", t.name, r)
 	}
 	return o, nil
 }
@@ -275,8 +280,8 @@ var (
 // letterSet draws each letter of letters (one class each) in every typeface at every
 // variation. The size is the cap height (that of "H"); letters whose ink would not fit the room
 // are shrunk to fit.
-func letterSet(name, letters string, faces []*typeface, v variations) (*Set, error) {
-	set := &Set{Name: name}
+func letterSet(name, letters string, faces []*typeface, v variations) (*images.Set, error) {
+	set := &images.Set{Name: name}
 	for _, r := range letters {
 		set.Classes = append(set.Classes, string(r))
 	}
@@ -298,7 +303,7 @@ func letterSet(name, letters string, faces []*typeface, v variations) (*Set, err
 			for _, s := range v.shifts {
 				for class, o := range glyphs {
 					scale := min(size/capHeight, room/(o.max.x-o.min.x), room/(o.max.y-o.min.y))
-					set.Cards = append(set.Cards, Card{
+					set.Cards = append(set.Cards, images.Card{
 						Image:  render(o.place(scale, cardSize/2+s.x, cardSize/2+s.y)),
 						Class:  class,
 						Source: fmt.Sprintf("%s:%s/%s/%gpx/%+g,%+g", name, set.Classes[class], t.name, size, s.x, s.y),
@@ -389,8 +394,8 @@ func shapeContours(k shapeKind, solid bool, size, cx, cy float64) [][]point {
 }
 
 // shapeSet draws each shape kind (one class each), solid and outlined, at every variation.
-func shapeSet(name string, kinds []shapeKind) *Set {
-	set := &Set{Name: name}
+func shapeSet(name string, kinds []shapeKind) *images.Set {
+	set := &images.Set{Name: name}
 	for _, k := range kinds {
 		set.Classes = append(set.Classes, shapeNames[k])
 	}
@@ -402,7 +407,7 @@ func shapeSet(name string, kinds []shapeKind) *Set {
 		for _, size := range shapeGrid.sizes {
 			for _, s := range shapeGrid.shifts {
 				for class, k := range kinds {
-					set.Cards = append(set.Cards, Card{
+					set.Cards = append(set.Cards, images.Card{
 						Image:  render(shapeContours(k, solid, size, cardSize/2+s.x, cardSize/2+s.y)),
 						Class:  class,
 						Source: fmt.Sprintf("%s:%s/%s/%gpx/%+g,%+g", name, shapeNames[k], fill, size, s.x, s.y),
@@ -416,8 +421,8 @@ func shapeSet(name string, kinds []shapeKind) *Set {
 
 // leftRightSet draws a solid square in the left or the right half of the card (the 1958 IBM 704
 // simulation of the Mark I reported in the New York Times).
-func leftRightSet() *Set {
-	set := &Set{Name: "leftright", Classes: []string{"left", "right"}}
+func leftRightSet() *images.Set {
+	set := &images.Set{Name: "leftright", Classes: []string{"left", "right"}}
 	sizes := []float64{13, 17, 21} // odd: the edges fall mid-pixel
 	ys := []float64{14, 22, 30, 38, 46}
 	xs := []float64{14, 19} // centre of a left square; a right one mirrors it
@@ -425,7 +430,7 @@ func leftRightSet() *Set {
 		for _, y := range ys {
 			for _, x := range xs {
 				for class, cx := range []float64{x, cardSize - x} {
-					set.Cards = append(set.Cards, Card{
+					set.Cards = append(set.Cards, images.Card{
 						Image:  render(shapeContours(square, true, size, cx, y)),
 						Class:  class,
 						Source: fmt.Sprintf("leftright:%s/square/%gpx/at%g,%g", set.Classes[class], size, cx, y),
