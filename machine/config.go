@@ -81,6 +81,17 @@ const (
 	CodingTable  = "table"  // Config.Codes, read from a code file
 )
 
+// Presentation orders for Config.Order.
+const (
+	// OrderShuffle presents the cards in a new random order every epoch, drawn from the seed.
+	OrderShuffle = "shuffle"
+	// OrderFile presents the cards in the deck's order (the order the loader gave them).
+	OrderFile = "file"
+	// OrderInterleave presents the cards round-robin over the classes, each class's cards in
+	// deck order: the first card of every class, then the second, and so on.
+	OrderInterleave = "interleave"
+)
+
 // MaxRUnits is the most R-units a machine may have.
 const MaxRUnits = 64
 
@@ -116,6 +127,10 @@ type Config struct {
 	// PresentationTime is the machine time one presentation takes, in seconds. Default 3 s
 	// (historical: "about 3 seconds" per training presentation).
 	PresentationTime float64 `json:"presentation_time_s"`
+	// Order is the order of presentation in a training epoch: OrderShuffle (default),
+	// OrderFile or OrderInterleave. Training in file order on a deck loaded class by class
+	// teaches the machine to answer the class it saw last.
+	Order string `json:"order"`
 	// Retina holds the optics and photocell parameters.
 	Retina retina.Params `json:"retina"`
 	// Pots holds the potentiometer and motor parameters.
@@ -135,6 +150,7 @@ func Default() Config {
 		LocalUnits:       512,
 		LocalRadius:      2,
 		PresentationTime: 3,
+		Order:            OrderShuffle,
 		Retina:           retina.DefaultParams(),
 		Pots:             potentiometer.DefaultParams(),
 	}
@@ -149,12 +165,12 @@ func (c Config) Ideal() Config {
 	return c
 }
 
-// idealRetina keeps the card placement of p (an experiment's position and size) and turns every
-// cell and lens flaw off.
+// idealRetina keeps the card placement of p (an experiment's position and size), the surround
+// and the polarity, and turns every cell and lens flaw off.
 func idealRetina(p retina.Params) retina.Params {
 	q := retina.IdealParams()
 	q.Scale, q.OffsetX, q.OffsetY, q.Rotation = p.Scale, p.OffsetX, p.OffsetY, p.Rotation
-	q.Polarity = p.Polarity
+	q.Surround, q.Polarity = p.Surround, p.Polarity
 	return q
 }
 
@@ -169,6 +185,11 @@ func (c Config) validate() error {
 		return fmt.Errorf("rule: unknown rule %d", int(c.Rule))
 	case !(c.PresentationTime > 0) || math.IsInf(c.PresentationTime, 0):
 		return fmt.Errorf("presentation_time_s: %v must be a positive number of seconds", c.PresentationTime)
+	}
+	switch c.Order {
+	case OrderShuffle, OrderFile, OrderInterleave:
+	default:
+		return fmt.Errorf("order: unknown order %q (want shuffle, file or interleave)", c.Order)
 	}
 	switch c.Coding {
 	case CodingAuto, CodingOneHot, CodingBinary:

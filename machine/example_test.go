@@ -27,7 +27,7 @@ func Example() {
 	}
 	epoch := 1
 	for ; epoch < 50; epoch++ {
-		if m.Epoch(deck, true, nil).Corrections == 0 {
+		if m.Epoch(deck, nil).Corrections == 0 {
 			break
 		}
 	}

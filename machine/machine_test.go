@@ -135,6 +135,7 @@ func TestIdealIsTextbook(t *testing.T) {
 			cfg := Default()
 			cfg.Seed = 7
 			cfg.Wiring, cfg.Coding, cfg.RUnits = tt.wiring, tt.coding, tt.rUnits
+			cfg.Order = OrderFile // the textbook's order
 			m, deck := newMachine(t, cfg.Ideal(), set)
 			feats := make([][]int, len(set.Cards))
 			classes := make([]int, len(set.Cards))
@@ -144,7 +145,7 @@ func TestIdealIsTextbook(t *testing.T) {
 			}
 			corrections := 0
 			for range tt.epochs {
-				corrections += m.Epoch(deck, false, nil).Corrections
+				corrections += m.Epoch(deck, nil).Corrections
 			}
 			if corrections == 0 {
 				t.Fatal("no corrections: the test would prove nothing")
@@ -172,7 +173,7 @@ func TestAnalogLearnsLetters(t *testing.T) {
 	cfg.RUnits = len(set.Classes)
 	m, deck := newMachine(t, cfg, set)
 	for range 40 {
-		if m.Epoch(deck, true, nil).Corrections == 0 {
+		if m.Epoch(deck, nil).Corrections == 0 {
 			break
 		}
 	}
@@ -190,7 +191,7 @@ func TestRules(t *testing.T) {
 			m, deck := newMachine(t, cfg.Ideal(), set)
 			var total []float64
 			for e := range 30 {
-				st := m.Epoch(deck, true, nil)
+				st := m.Epoch(deck, nil)
 				if rule == Gamma {
 					// The gamma system conserves each rack's total.
 					for r := range m.RUnits() {
@@ -254,7 +255,7 @@ func TestMovesMirrorWeights(t *testing.T) {
 			}))
 			deck, _ := m.Prepare(set)
 			for range 5 {
-				m.Epoch(deck, true, nil)
+				m.Epoch(deck, nil)
 			}
 			for r := range mirror {
 				w := m.Weights(r)
@@ -275,7 +276,7 @@ func TestDeterminism(t *testing.T) {
 		cfg.Seed = seed
 		m, deck := newMachine(t, cfg, set)
 		for range 3 {
-			m.Epoch(deck, true, nil)
+			m.Epoch(deck, nil)
 		}
 		var buf bytes.Buffer
 		if err := m.WriteState(&buf); err != nil {
@@ -301,7 +302,7 @@ func TestSaveContinues(t *testing.T) {
 			cfg = cfg.Ideal()
 		}
 		m, deck := newMachine(t, cfg, set)
-		m.Epoch(deck, true, nil)
+		m.Epoch(deck, nil)
 		path := filepath.Join(t.TempDir(), "m.state")
 		if err := m.Save(path); err != nil {
 			t.Fatal(err)
@@ -312,7 +313,7 @@ func TestSaveContinues(t *testing.T) {
 		}
 		ldeck, _ := l.Prepare(set)
 		for range 3 {
-			a, b := m.Epoch(deck, true, nil), l.Epoch(ldeck, true, nil)
+			a, b := m.Epoch(deck, nil), l.Epoch(ldeck, nil)
 			if a != b {
 				t.Fatalf("ideal=%v: after loading, epoch %+v, original %+v", ideal, b, a)
 			}
@@ -411,7 +412,7 @@ func TestObserver(t *testing.T) {
 			t.Fatal("active list disagrees with the A-bits")
 		}
 	}))
-	st := m.Epoch(deck, false, nil)
+	st := m.Epoch(deck, nil)
 	if events != deck.Len() || moves != st.Corrections {
 		t.Fatalf("observer saw %d events and %d moves, epoch had %d cards and %d corrections", events, moves, deck.Len(), st.Corrections)
 	}
@@ -432,7 +433,7 @@ func TestCodings(t *testing.T) {
 		{CodingBinary, 9, 3, nil, "needs 4 R-units"},
 	}
 	for _, tt := range tests {
-		got, err := buildCodes(tt.coding, nil, tt.k, tt.r)
+		got, _, err := buildCodes(tt.coding, nil, tt.k, tt.r)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s %d/%d: error %v, want %q", tt.coding, tt.k, tt.r, err, tt.wantErr)
@@ -542,7 +543,7 @@ func benchTrain(b *testing.B, ideal bool) {
 		cfg = cfg.Ideal()
 	}
 	m, deck := newMachine(b, cfg, set)
-	order := m.orderOf(deck.Len(), true)
+	order := m.orderOf(deck)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -80,7 +80,7 @@ func cmdBench(args []string, stdout, _ io.Writer) error {
 		start := time.Now()
 		budget := time.Duration(*secs * float64(time.Second))
 		for time.Since(start) < budget {
-			st := m.Epoch(deck, true, nil)
+			st := m.Epoch(deck, nil)
 			res.Presentations += st.Cards
 			res.Corrections += st.Corrections
 		}

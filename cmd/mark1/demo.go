@@ -52,8 +52,8 @@ func cmdDemo(args []string, stdout, _ io.Writer) error {
 		400, analog.AUnits(), analog.RUnits(), cfg.PresentationTime)
 	fmt.Fprintf(stdout, "epoch  analog mistakes                            ideal mistakes\n")
 	for e := 1; e <= *epochs; e++ {
-		sa := analog.Epoch(da, true, nil)
-		si := ideal.Epoch(di, true, nil)
+		sa := analog.Epoch(da, nil)
+		si := ideal.Epoch(di, nil)
 		fmt.Fprintf(stdout, "%5d  %4d %-36s  %4d %s\n", e, sa.Mistakes, errBar(sa.Mistakes, da.Len(), 36), si.Mistakes, errBar(si.Mistakes, di.Len(), 36))
 		if sa.Corrections == 0 && si.Corrections == 0 {
 			break

@@ -212,9 +212,12 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "training %s: %d cards, %d classes; %d A-units, %d R-units (%s coding), rule %s, %s\n",
 			*data, deck.Len(), len(set.Classes), m.AUnits(), m.RUnits(), m.Config().Coding, m.Config().Rule, idealWord(m))
 	}
+	if *shuffle {
+		m.SetOrder(machine.OrderShuffle)
+	}
 	bar := newBar(stderr, *jsonOut, *epochs*deck.Len())
 	for e := 1; e <= *epochs; e++ {
-		st := m.Epoch(deck, *shuffle, bar.step)
+		st := m.Epoch(deck, bar.step)
 		st.Epoch = e
 		rep.Epochs = append(rep.Epochs, st)
 		bar.clear()
@@ -312,10 +315,11 @@ func newBar(stderr io.Writer, quiet bool, total int) *progress {
 	)}
 }
 
-func (p *progress) step(int) {
+func (p *progress) step(int) bool {
 	if p.bar != nil {
 		p.bar.Add(1)
 	}
+	return true
 }
 
 func (p *progress) clear() {

@@ -1,0 +1,152 @@
+package machine
+
+import "github.com/mark1-perceptron/mark1/retina"
+
+// Move is one R-unit's correction in a presentation: the bias pot and the active A-units' pots
+// were driven OnActive increments, every other pot OnInactive.
+type Move struct {
+	R                    int
+	OnActive, OnInactive float64
+}
+
+// Event describes one presentation. Its slices belong to the machine and are valid only during
+// the Observer call.
+type Event struct {
+	Clock     float64      // machine time at the end of the presentation, s
+	Count     uint64       // presentation number, from 1
+	Card      int          // index in the deck, or -1
+	Class     int          // wanted class, -1 if unknown
+	Predicted int          // the machine's answer
+	S         *retina.Bits // S-unit states
+	A         []uint64     // A-unit states, bit-packed
+	Active    []uint16     // firing A-units, ascending
+	Sums      []float64    // each R-unit's input before the correction
+	Moves     []Move       // corrections made
+	Learning  bool
+}
+
+// On reports whether R-unit r was on (its sum > 0).
+func (e *Event) On(r int) bool { return e.Sums[r] > 0 }
+
+// Observer follows presentations, for a window or a hardware bridge. It is called on the
+// driving goroutine after each presentation, outside the machine's lock (so it may call
+// Snapshot).
+type Observer interface {
+	Presented(e *Event)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(e *Event)
+
+// Presented calls f(e).
+func (f ObserverFunc) Presented(e *Event) { f(e) }
+
+// Present shows a card without learning and returns the machine's answer.
+func (m *Machine) Present(s *retina.Stimulus) int {
+	return m.present(s, -1, -1, false)
+}
+
+// Train shows a card of the given class and applies the learning rule. It returns the
+// machine's answer before the correction and the number of R-units that were corrected.
+func (m *Machine) Train(s *retina.Stimulus, class int) (predicted, corrected int) {
+	p := m.present(s, -1, class, true)
+	return p, len(m.ev.Moves)
+}
+
+// present is the hot loop.
+func (m *Machine) present(s *retina.Stimulus, card, class int, learn bool) int {
+	m.mu.Lock()
+	dt := m.cfg.PresentationTime
+	m.retina.Expose(s, dt, m.noise, &m.s)
+	m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+	for r, rack := range m.racks {
+		m.sums[r] = rack.Sum(m.active, m.noise)
+	}
+	pred := m.decide()
+	moves := m.ev.Moves[:0]
+	if learn {
+		moves = m.learn(class, moves)
+	}
+	for _, rack := range m.racks {
+		rack.Advance(dt, m.noise)
+	}
+	m.clock += dt
+	m.count++
+	m.ev.Moves = moves
+	m.ev.Clock, m.ev.Count, m.ev.Card, m.ev.Class, m.ev.Predicted = m.clock, m.count, card, class, pred
+	m.ev.S, m.ev.A, m.ev.Active, m.ev.Learning = &m.s, m.a, m.active, learn
+	m.mu.Unlock()
+	if m.obs != nil {
+		m.obs.Presented(&m.ev)
+	}
+	return pred
+}
+
+// decide decodes the R-unit sums into a class: the class whose code agrees best with the sums
+// (argmax of sum_r code[r]*sum[r], the first class on a tie). For one-hot codes that is the
+// R-unit with the largest sum; for a binary code whose pattern of firing R-units is in the
+// table, it is exactly that class. Codes are -1, 0 or +1, so the score is added and subtracted,
+// never multiplied (the same on every architecture).
+func (m *Machine) decide() int {
+	if m.oneHot {
+		sums := m.sums[:len(m.classes)]
+		best := 0
+		for c, v := range sums {
+			if v > sums[best] {
+				best = c
+			}
+		}
+		return best
+	}
+	sums := m.sums
+	best, bestScore := 0, 0.0
+	for c, code := range m.codes {
+		code = code[:len(sums)]
+		score := 0.0
+		for u, v := range code {
+			switch v {
+			case 1:
+				score += sums[u]
+			case -1:
+				score -= sums[u]
+			}
+		}
+		if c == 0 || score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// learn applies the rule for the wanted class and returns the moves made.
+func (m *Machine) learn(class int, moves []Move) []Move {
+	code := m.codes[class]
+	for r, rack := range m.racks {
+		y := float64(code[r])
+		if y == 0 {
+			continue
+		}
+		var on, off float64
+		switch m.cfg.Rule {
+		case Alpha:
+			if y*m.sums[r] > 0 {
+				continue
+			}
+			on = y
+		case Forced:
+			on = y
+		case Gamma:
+			if y*m.sums[r] > 0 {
+				continue
+			}
+			// a of n pots are active (the bias pot always is): they share a gain of y*(n-a)
+			// while all n-a inactive pots lose y*a/n each; the rack total is unchanged.
+			n := float64(m.board.Len() + 1)
+			a := float64(len(m.active) + 1)
+			on, off = y*(n-a)/n, -y*a/n
+		}
+		rack.Drive(m.active, on, off, m.noise)
+		moves = append(moves, Move{R: r, OnActive: on, OnInactive: off})
+	}
+	return moves
+}
