@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/mark1-perceptron/mark1/knob"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
@@ -58,7 +59,7 @@ func DefaultMarkI() MarkIParams {
 // Plugs are listed in ascending order of S-unit. MarkI returns an error for impossible or
 // nonsensical parameters, among them AUnits*(Exc+Inh) > 400*FanOut.
 func MarkI(p MarkIParams, rng *rand.Rand) (*Board, error) {
-	if err := p.check(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	m := p.Exc + p.Inh
@@ -139,29 +140,53 @@ func MarkI(p MarkIParams, rng *rand.Rand) (*Board, error) {
 	return b, nil
 }
 
-// check reports nonsensical or impossible parameters.
-func (p MarkIParams) check() error {
+// Validate reports nonsensical or impossible parameters, naming the field by its JSON name.
+func (p MarkIParams) Validate() error {
+	plugs := p.AUnits * (p.Exc + p.Inh)
 	switch {
 	case p.AUnits < 1 || p.AUnits > MaxUnits:
-		return fmt.Errorf("patchboard: %d A-units, want 1..%d", p.AUnits, MaxUnits)
+		return fmt.Errorf("patchboard: a_units: %d, want 1..%d", p.AUnits, MaxUnits)
 	case p.Exc < 1:
-		return fmt.Errorf("patchboard: %d excitatory plugs per A-unit, want at least 1", p.Exc)
+		return fmt.Errorf("patchboard: exc: %d excitatory plugs per A-unit, want at least 1", p.Exc)
 	case p.Inh < 0:
-		return fmt.Errorf("patchboard: %d inhibitory plugs per A-unit, want at least 0", p.Inh)
+		return fmt.Errorf("patchboard: inh: %d inhibitory plugs per A-unit, want at least 0", p.Inh)
 	case p.Exc+p.Inh > retina.N:
-		return fmt.Errorf("patchboard: %d+%d plugs per A-unit, but there are only %d S-units", p.Exc, p.Inh, retina.N)
+		return fmt.Errorf("patchboard: exc, inh: %d+%d plugs per A-unit, but there are only %d S-units", p.Exc, p.Inh, retina.N)
 	case p.FanOut < 0:
-		return fmt.Errorf("patchboard: negative fan-out limit %d", p.FanOut)
-	case p.AUnits*(p.Exc+p.Inh) > MaxPlugs:
-		return fmt.Errorf("patchboard: %d A-units of %d plugs need %d plugs, over the limit %d", p.AUnits, p.Exc+p.Inh, p.AUnits*(p.Exc+p.Inh), MaxPlugs)
-	case p.FanOut > 0 && p.AUnits*(p.Exc+p.Inh) > retina.N*p.FanOut:
-		return fmt.Errorf("patchboard: %d A-units of %d plugs need %d plugs, over the %d that %d S-units with fan-out %d allow",
-			p.AUnits, p.Exc+p.Inh, p.AUnits*(p.Exc+p.Inh), retina.N*p.FanOut, retina.N, p.FanOut)
+		return fmt.Errorf("patchboard: fanout: %d, want 0 (no limit) or more", p.FanOut)
+	case plugs > MaxPlugs:
+		return fmt.Errorf("patchboard: a_units: %d A-units of %d plugs need %d plugs, over the limit %d", p.AUnits, p.Exc+p.Inh, plugs, MaxPlugs)
+	case p.FanOut > 0 && plugs > retina.N*p.FanOut:
+		return fmt.Errorf("patchboard: fanout: %d A-units of %d plugs need %d plugs, over the %d that %d S-units with fan-out %d allow (raise fanout to at least %d)",
+			p.AUnits, p.Exc+p.Inh, plugs, retina.N*p.FanOut, retina.N, p.FanOut, (plugs+retina.N-1)/retina.N)
 	}
 	if msg := checkTheta(p.Theta, p.Exc, 0); msg != "" {
-		return fmt.Errorf("patchboard: theta %d, want 1..%d (the excitatory plugs per A-unit)", p.Theta, p.Exc)
+		return fmt.Errorf("patchboard: theta: %d, want 1..%d (the excitatory plugs per A-unit)", p.Theta, p.Exc)
 	}
 	return nil
+}
+
+// MarkIDocs describes the fields of MarkIParams for configuration files, by JSON name.
+func MarkIDocs() []knob.Doc {
+	return []knob.Doc{
+		{Key: "a_units", Models: "association units (A-units) on the plug-board", Unit: "units", Source: knob.Historical},
+		{Key: "exc", Models: "excitatory plugs per A-unit (Rosenblatt's x)", Unit: "plugs", Source: knob.Assumed},
+		{Key: "inh", Models: "inhibitory plugs per A-unit (Rosenblatt's y)", Unit: "plugs", Source: knob.Assumed},
+		{Key: "theta", Models: "A-unit threshold: fires when lit excitatory minus lit inhibitory plugs reach it", Unit: "plugs", Source: knob.Assumed},
+		{Key: "fanout", Models: "most A-units one S-unit may feed (0: no limit)", Unit: "A-units", Source: knob.Historical,
+			Note: "historical 40 for 512 A-units; the command line scales it with --a-units"},
+	}
+}
+
+// FanOutFor returns the fan-out limit that keeps the Mark I's proportions for a board of
+// aUnits A-units: the historical 40 up to 512 A-units, and beyond that 40 scaled with the
+// number of A-units (a bigger machine needs each cell to feed more units), so that the default
+// plugs always fit with the Mark I's slack.
+func FanOutFor(aUnits int) int {
+	if aUnits <= 512 {
+		return MarkIFanOut
+	}
+	return (MarkIFanOut*aUnits + 511) / 512
 }
 
 // Identity returns the one-to-one board: 400 A-units, A-unit i with one excitatory plug from

@@ -113,17 +113,17 @@ func TestMarkIErrors(t *testing.T) {
 		p    MarkIParams
 		want string
 	}{
-		{MarkIParams{0, 6, 4, 2, 40}, "patchboard: 0 A-units, want 1..65536"},
-		{MarkIParams{65537, 1, 0, 1, 0}, "patchboard: 65537 A-units, want 1..65536"},
-		{MarkIParams{512, 0, 4, 1, 40}, "patchboard: 0 excitatory plugs per A-unit, want at least 1"},
-		{MarkIParams{512, 6, -1, 2, 40}, "patchboard: -1 inhibitory plugs per A-unit, want at least 0"},
-		{MarkIParams{10, 300, 101, 2, 0}, "patchboard: 300+101 plugs per A-unit, but there are only 400 S-units"},
-		{MarkIParams{512, 6, 4, 2, -1}, "patchboard: negative fan-out limit -1"},
-		{MarkIParams{65536, 100, 0, 1, 0}, "patchboard: 65536 A-units of 100 plugs need 6553600 plugs, over the limit 4194304"},
-		{MarkIParams{512, 20, 12, 2, 40}, "patchboard: 512 A-units of 32 plugs need 16384 plugs, over the 16000 that 400 S-units with fan-out 40 allow"},
-		{MarkIParams{401, 30, 10, 2, 40}, "patchboard: 401 A-units of 40 plugs need 16040 plugs, over the 16000 that 400 S-units with fan-out 40 allow"},
-		{MarkIParams{512, 6, 4, 0, 40}, "patchboard: theta 0, want 1..6 (the excitatory plugs per A-unit)"},
-		{MarkIParams{512, 6, 4, 7, 40}, "patchboard: theta 7, want 1..6 (the excitatory plugs per A-unit)"},
+		{MarkIParams{0, 6, 4, 2, 40}, "patchboard: a_units: 0, want 1..65536"},
+		{MarkIParams{65537, 1, 0, 1, 0}, "patchboard: a_units: 65537, want 1..65536"},
+		{MarkIParams{512, 0, 4, 1, 40}, "patchboard: exc: 0 excitatory plugs per A-unit, want at least 1"},
+		{MarkIParams{512, 6, -1, 2, 40}, "patchboard: inh: -1 inhibitory plugs per A-unit, want at least 0"},
+		{MarkIParams{10, 300, 101, 2, 0}, "patchboard: exc, inh: 300+101 plugs per A-unit, but there are only 400 S-units"},
+		{MarkIParams{512, 6, 4, 2, -1}, "patchboard: fanout: -1, want 0 (no limit) or more"},
+		{MarkIParams{65536, 100, 0, 1, 0}, "patchboard: a_units: 65536 A-units of 100 plugs need 6553600 plugs, over the limit 4194304"},
+		{MarkIParams{512, 20, 12, 2, 40}, "patchboard: fanout: 512 A-units of 32 plugs need 16384 plugs, over the 16000 that 400 S-units with fan-out 40 allow (raise fanout to at least 41)"},
+		{MarkIParams{401, 30, 10, 2, 40}, "patchboard: fanout: 401 A-units of 40 plugs need 16040 plugs, over the 16000 that 400 S-units with fan-out 40 allow (raise fanout to at least 41)"},
+		{MarkIParams{512, 6, 4, 0, 40}, "patchboard: theta: 0, want 1..6 (the excitatory plugs per A-unit)"},
+		{MarkIParams{512, 6, 4, 7, 40}, "patchboard: theta: 7, want 1..6 (the excitatory plugs per A-unit)"},
 	} {
 		b, err := MarkI(tt.p, rand.New(rand.NewPCG(1, 1)))
 		if err == nil || err.Error() != tt.want {
@@ -132,12 +132,34 @@ func TestMarkIErrors(t *testing.T) {
 	}
 }
 
+func TestFanOutFor(t *testing.T) {
+	for _, a := range []int{1, 512, 513, 1454, 1455, 4096, 65536} {
+		p := DefaultMarkI()
+		p.AUnits, p.FanOut = a, FanOutFor(a)
+		if a <= 512 && p.FanOut != MarkIFanOut {
+			t.Errorf("FanOutFor(%d) = %d, want the historical %d", a, p.FanOut, MarkIFanOut)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("FanOutFor(%d) = %d: %v", a, p.FanOut, err)
+		}
+	}
+	p := DefaultMarkI()
+	p.AUnits, p.FanOut = 4096, FanOutFor(4096)
+	b, err := MarkI(p, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 4096 {
+		t.Fatalf("board of %d A-units, want 4096", b.Len())
+	}
+}
+
 func TestDefaultMarkI(t *testing.T) {
 	p := DefaultMarkI()
 	if p.AUnits != 512 || p.FanOut != 40 {
 		t.Errorf("DefaultMarkI() = %+v, want 512 A-units and fan-out 40 (historical)", p)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Validate(); err != nil {
 		t.Error(err)
 	}
 }
