@@ -8,8 +8,10 @@
 // is; the retina decides per card which part is the figure (its automatic polarity), and fits
 // the whole image to its 20x20 cells, so a card's margins are part of what the machine sees.
 //
-// The loaders guard against hostile files: image dimensions are checked before any pixel is
-// decoded ([MaxPixels], [MaxSide]), IDX headers are checked against limits before anything is
-// allocated from them, and every error is one line that starts with "images: " and names the
-// file.
+// The loaders guard against hostile files: only regular files are opened (a FIFO named like an
+// image is refused, not waited on); image dimensions are checked before any pixel is decoded
+// ([MaxPixels], [MaxSide]); IDX headers are checked against limits, and against the file's
+// size, before anything is allocated from them; and a [Loader] keeps the memory of all the
+// cards it loads within one budget ([DefaultBudget], 1 GiB), charging each image before it is
+// decoded. Every error is one line that starts with "images: " and names the file.
 package images

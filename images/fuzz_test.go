@@ -32,7 +32,7 @@ func FuzzLoadIDX(f *testing.F) {
 	f.Add(idxFile(8, []uint32{1 << 20, 2048, 2048}, nil), idxFile(8, []uint32{1 << 20}, nil))
 	f.Add(idxFile(8, []uint32{2, 1, 1}, []byte{1, 2}), idxFile(8, []uint32{2}, []byte{255, 0}))
 	f.Fuzz(func(t *testing.T, img, lbl []byte) {
-		set, err := readIDX("images.idx", bytes.NewReader(img), "labels.idx", bytes.NewReader(lbl))
+		set, err := new(Loader).readIDX("images.idx", bytes.NewReader(img), "labels.idx", bytes.NewReader(lbl))
 		if err != nil {
 			checkFuzzErr(t, err, "images.idx", "labels.idx")
 			return
@@ -74,7 +74,7 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Add(pngHeader(64, 64))
 	f.Add([]byte("GIF89a\x10\x00\x10\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		img, err := decode("card.png", bytes.NewReader(data))
+		img, err := new(Loader).decode("card.png", bytes.NewReader(data))
 		if err != nil {
 			checkFuzzErr(t, err, "card.png")
 			return

@@ -38,22 +38,46 @@ const idxChunk = 1 << 20
 // most 2 GiB of pixels. A file shorter than its header claims is an error; data after the last
 // image or label is ignored. A gzip stream's length and checksum are checked when it ends with
 // the data.
-func LoadIDX(images, labels string) (*Set, error) {
-	fi, err := os.Open(images)
+func LoadIDX(images, labels string) (*Set, error) { return new(Loader).LoadIDX(images, labels) }
+
+// LoadIDX loads an MNIST-style data set as the package's LoadIDX does, within the Loader's
+// budget: the images' declared pixels plus CardOverhead per image are charged before anything
+// is read, so a header (or a small gzip stream) that promises more than the budget is refused
+// at once. Only regular files are opened; a plain (not compressed) images file shorter than its
+// header declares is refused before its pixels are read.
+func (l *Loader) LoadIDX(images, labels string) (*Set, error) {
+	fi, err := openRegular(images)
 	if err != nil {
-		return nil, fmt.Errorf("images: %w", err)
+		return nil, err
 	}
 	defer fi.Close()
-	fl, err := os.Open(labels)
+	fl, err := openRegular(labels)
 	if err != nil {
-		return nil, fmt.Errorf("images: %w", err)
+		return nil, err
 	}
 	defer fl.Close()
-	return readIDX(images, fi, labels, fl)
+	return l.readIDX(images, fi, labels, fl)
+}
+
+// sizer is a reader that knows its size (an *os.File).
+type sizer interface{ Stat() (os.FileInfo, error) }
+
+// plainSize returns the size of the file behind r when it is a regular file read without
+// decompression (br is idxReader's reader of it).
+func plainSize(r, br io.Reader) (int64, bool) {
+	f, ok := r.(sizer)
+	if !ok || isGzip(br) {
+		return 0, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	return fi.Size(), true
 }
 
 // readIDX reads the IDX images from img (named imgName in errors) and their labels from lbl.
-func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set, error) {
+func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set, error) {
 	ir, err := idxReader(imgName, img)
 	if err != nil {
 		return nil, err
@@ -86,6 +110,17 @@ func readIDX(imgName string, img io.Reader, lblName string, lbl io.Reader) (*Set
 		return nil, fmt.Errorf("images: %s: %d images of %dx%d pixels (%d bytes) exceed the limit of %d bytes", imgName, count, cols, rows, count*rows*cols, uint64(maxIDXBytes))
 	}
 	n, size := int(count), int(rows*cols)
+	if err := l.charge(imgName, int64(n)*int64(size+CardOverhead)); err != nil {
+		return nil, err
+	}
+	// A plain file must hold what its header declares (16 or 8 header bytes, then the data).
+	if have, ok := plainSize(img, ir); ok && have < 16+int64(n)*int64(size) {
+		return nil, fmt.Errorf("images: %s: truncated: the header declares %d images of %dx%d pixels (%d bytes), the file has %d bytes",
+			imgName, n, cols, rows, 16+int64(n)*int64(size), have)
+	}
+	if have, ok := plainSize(lbl, lr); ok && have < 8+int64(n) {
+		return nil, fmt.Errorf("images: %s: truncated: the header declares %d labels (%d bytes), the file has %d bytes", lblName, n, 8+int64(n), have)
+	}
 
 	// Labels: read as they come, so a lying header costs nothing.
 	labelBytes, err := io.ReadAll(io.LimitReader(lr, int64(n)))
@@ -158,6 +193,15 @@ func checkEnd(name string, r io.Reader) error {
 	return readError(name, err)
 }
 
+// gzipReader marks the reader idxReader returns for a gzip stream.
+type gzipReader struct{ *bufio.Reader }
+
+// isGzip reports whether r, from idxReader, decompresses a gzip stream.
+func isGzip(r io.Reader) bool {
+	_, ok := r.(gzipReader)
+	return ok
+}
+
 // idxReader returns a buffered reader of r's content, decompressed if it starts with the gzip
 // magic bytes 1f 8b.
 func idxReader(name string, r io.Reader) (io.Reader, error) {
@@ -167,7 +211,7 @@ func idxReader(name string, r io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, readError(name, err)
 		}
-		return bufio.NewReader(zr), nil
+		return gzipReader{bufio.NewReader(zr)}, nil
 	}
 	return br, nil
 }

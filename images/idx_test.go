@@ -129,7 +129,7 @@ func TestLoadIDXChunks(t *testing.T) {
 			pix[i*rows*cols+k] = byte(i + k)
 		}
 	}
-	set, err := readIDX("i", bytes.NewReader(idxFile(8, []uint32{uint32(n), rows, cols}, pix)),
+	set, err := new(Loader).readIDX("i", bytes.NewReader(idxFile(8, []uint32{uint32(n), rows, cols}, pix)),
 		"l", bytes.NewReader(gzipped(t, idxFile(8, []uint32{uint32(n)}, lbl))))
 	if err != nil {
 		t.Fatal(err)
@@ -174,13 +174,17 @@ func TestLoadIDXErrors(t *testing.T) {
 		{"too many pixels", idxFile(8, []uint32{3, 4097, 4096}, nil), idxLabels, false, "4096x4097-pixel images exceed the limit"},
 		{"too many images", idxFile(8, []uint32{1<<21 + 1, 1, 1}, nil), idxFile(8, []uint32{1<<21 + 1}, nil), false, "2097153 images exceeds the limit of 2097152"},
 		{"too many bytes", idxFile(8, []uint32{1 << 20, 2048, 2048}, nil), idxFile(8, []uint32{1 << 20}, nil), false, "exceed the limit of 2147483648 bytes"},
-		{"truncated pixels", idxImages[:16+10], idxLabels, false, "truncated: want 18 bytes of pixels, got 10"},
+		{"truncated pixels", idxImages[:16+10], idxLabels, false, "truncated: the header declares 3 images of 3x2 pixels (34 bytes), the file has 26 bytes"},
 		{"truncated gzip pixels", gzImages[:len(gzImages)-12], idxLabels, false, "truncated"},
-		{"no pixels", idxImages[:16], idxLabels, false, "truncated: want 18 bytes of pixels, got 0"},
-		{"truncated labels", idxImages, idxLabels[:9], true, "truncated: want 3 bytes of labels, got 1"},
+		{"no pixels", idxImages[:16], idxLabels, false, "truncated: the header declares 3 images of 3x2 pixels (34 bytes), the file has 16 bytes"},
+		{"truncated gzip pixels, read", gzipped(t, idxImages[:16+10]), idxLabels, false, "truncated: want 18 bytes of pixels, got 10"},
+		{"truncated labels", idxImages, idxLabels[:9], true, "truncated: the header declares 3 labels (11 bytes), the file has 9 bytes"},
+		{"truncated gzip labels, read", idxImages, gzipped(t, idxLabels[:9]), true, "truncated: want 3 bytes of labels, got 1"},
 		{"truncated gzip labels", idxImages, gzipped(t, idxLabels)[:15], true, "truncated"},
 		{"bad gzip header", append([]byte{0x1f, 0x8b, 0, 0}, idxImages...), idxLabels, false, "gzip: invalid header"},
-		{"lying header, tiny file", idxFile(8, []uint32{1 << 21, 32, 32}, nil), idxFile(8, []uint32{1 << 21}, make([]byte, 5)), true, "truncated: want 2097152 bytes of labels, got 5"},
+		{"lying header, tiny file", idxFile(8, []uint32{1 << 21, 32, 32}, nil), idxFile(8, []uint32{1 << 21}, make([]byte, 5)), false, "the cards would take 2.3 GiB, over the memory budget for cards of 1.0 GiB"},
+		{"lying header within the budget", gzipped(t, idxFile(8, []uint32{1 << 20, 8, 8}, nil)), idxFile(8, []uint32{1 << 20}, make([]byte, 5)), true, "truncated: the header declares 1048576 labels (1048584 bytes), the file has 13 bytes"},
+		{"lying gzip headers within the budget", gzipped(t, idxFile(8, []uint32{1 << 20, 8, 8}, nil)), gzipped(t, idxFile(8, []uint32{1 << 20}, make([]byte, 5))), true, "truncated: want 1048576 bytes of labels, got 5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,24 +213,24 @@ func TestLoadIDXErrors(t *testing.T) {
 func TestIDXCorruptGzip(t *testing.T) {
 	z := gzipped(t, idxImages)
 	z[len(z)-6] ^= 0xff // the CRC-32 of the content
-	_, err := readIDX("images.gz", bytes.NewReader(z), "labels", bytes.NewReader(idxLabels))
+	_, err := new(Loader).readIDX("images.gz", bytes.NewReader(z), "labels", bytes.NewReader(idxLabels))
 	checkErr(t, err, "images.gz", "gzip: invalid checksum")
 
 	z = gzipped(t, idxLabels)
-	_, err = readIDX("images", bytes.NewReader(idxImages), "labels.gz", bytes.NewReader(z[:len(z)-4]))
+	_, err = new(Loader).readIDX("images", bytes.NewReader(idxImages), "labels.gz", bytes.NewReader(z[:len(z)-4]))
 	checkErr(t, err, "labels.gz", "truncated gzip stream")
 
 	z = gzipped(t, idxImages)
 	for i := 12; i < len(z)-8; i++ {
 		z[i] ^= 0x55
 	}
-	_, err = readIDX("images.gz", bytes.NewReader(z), "labels", bytes.NewReader(idxLabels))
+	_, err = new(Loader).readIDX("images.gz", bytes.NewReader(z), "labels", bytes.NewReader(idxLabels))
 	checkErr(t, err, "images.gz", "")
 
 	// Data after the last image is ignored, in a plain file and in a gzip stream.
 	tail := append(slices.Clone(idxImages), 1, 2, 3)
 	for _, img := range [][]byte{tail, gzipped(t, tail)} {
-		if _, err := readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
+		if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
 			t.Fatal(err)
 		}
 	}

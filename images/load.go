@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif"  // register GIF for image.Decode
 	_ "image/jpeg" // register JPEG
 	_ "image/png"  // register PNG
@@ -29,18 +30,77 @@ func isImageFile(name string) bool {
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
+// DefaultBudget is the memory a Loader's cards may take unless told otherwise: 1 GiB, counted
+// as the decoded images' pixel bytes plus CardOverhead bytes per card.
+const DefaultBudget = 1 << 30
+
+// CardOverhead is what a card costs beyond its pixels in a Loader's count (its Card, image
+// header and source name), in bytes.
+const CardOverhead = 160
+
+// ErrBudget is returned (wrapped) when loading would take the cards over a Loader's budget.
+var ErrBudget = errors.New("over the memory budget for cards")
+
+// A Loader loads card sets within one memory budget, shared by every load it makes: a training
+// set and a test set loaded by one Loader together stay within Budget. The zero Loader has
+// DefaultBudget. A Loader is not safe for concurrent use.
+type Loader struct {
+	// Budget is the memory the cards may take in all, in bytes (0 means DefaultBudget): the
+	// decoded pixel bytes of every image (charged from its header before it is decoded) plus
+	// CardOverhead per card.
+	Budget int64
+	used   int64
+}
+
+// Used returns the bytes charged so far.
+func (l *Loader) Used() int64 { return l.used }
+
+// charge takes n bytes from the budget for name, or refuses them.
+func (l *Loader) charge(name string, n int64) error {
+	budget := l.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if n > budget-l.used {
+		return fmt.Errorf("images: %s: the cards would take %s, %w of %s", name, sizeText(l.used+n), ErrBudget, sizeText(budget))
+	}
+	l.used += n
+	return nil
+}
+
+// sizeText writes a byte count for people.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// LoadDir loads a folder of class folders with a Loader of the default budget (see
+// Loader.LoadDir).
+func LoadDir(dir string) (*Set, error) { return new(Loader).LoadDir(dir) }
+
+// LoadFile loads one image with a Loader of the default budget (see Loader.LoadFile).
+func LoadFile(path string) (image.Image, error) { return new(Loader).LoadFile(path) }
+
 // LoadDir loads a card set from a folder holding one sub-folder per class. The sub-folder's
 // name is the class name; classes are sorted by name, and the cards of each class by file
 // name, classes one after the other. A class folder's files ending in .png, .jpg, .jpeg or .gif
 // (in any case) are decoded by their content (PNG, JPEG or GIF; the first frame of an animated
-// GIF) and kept as decoded, so they should show dark figures on a light ground. Names starting
-// with a dot are skipped, and so are other files (a README, say), files directly in dir, and
-// folders nested in a class folder.
+// GIF) and kept as decoded. Names starting with a dot are skipped, and so are other files (a
+// README, say), files directly in dir, and folders nested in a class folder that are not named
+// like images.
 //
-// Each image's dimensions are read before it is decoded and refused when a side exceeds MaxSide
-// or the area MaxPixels. It is an error when dir has no class folder, when a class folder has no
-// image, and when an image file does not decode; the error names the file.
-func LoadDir(dir string) (*Set, error) {
+// Only regular files are read: an entry named like an image that is a folder, a FIFO, a
+// device or a socket is refused at once, naming it (it is never opened, so a FIFO cannot make
+// the load wait). Each image's dimensions are read before it is decoded and refused when a
+// side exceeds MaxSide or the area MaxPixels, or when its decoded pixels would take the cards
+// over the Loader's budget. It is an error when dir has no class folder, when a class folder
+// has no image, and when an image file does not decode; the error names the file.
+func (l *Loader) LoadDir(dir string) (*Set, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
@@ -68,11 +128,11 @@ func LoadDir(dir string) (*Set, error) {
 				continue
 			}
 			path := filepath.Join(classDir, f.Name())
-			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-				continue
-			}
-			img, err := LoadFile(path)
+			img, err := l.LoadFile(path)
 			if err != nil {
+				return nil, err
+			}
+			if err := l.charge(path, CardOverhead); err != nil {
 				return nil, err
 			}
 			set.Cards = append(set.Cards, Card{Image: img, Class: class, Source: path})
@@ -90,28 +150,85 @@ func LoadDir(dir string) (*Set, error) {
 }
 
 // LoadFile decodes one PNG, JPEG or GIF image file (recognised by its content, not its name),
-// refusing it before decoding when a side exceeds MaxSide or the area MaxPixels. The image is
-// returned as decoded: a card shows dark figures on a light ground.
-func LoadFile(path string) (image.Image, error) {
+// refusing it before decoding when it is not a regular file, when a side exceeds MaxSide or the
+// area MaxPixels, or when its pixels would take the Loader over its budget. The image is
+// returned as decoded.
+func (l *Loader) LoadFile(path string) (image.Image, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return l.decode(path, f)
+}
+
+// openRegular opens path if it is a regular file (following symbolic links). It looks before
+// it opens, so that a FIFO is refused rather than waited on.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("images: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("images: %s: %s, not an image file", path, fileKind(fi.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("images: %s: is a folder, not an image file", path)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() { // replaced in between
+		f.Close()
+		return nil, fmt.Errorf("images: %s: not a regular file", path)
 	}
-	return decode(path, f)
+	return f, nil
 }
 
-// decode decodes the image in r, named name in errors, after checking its dimensions.
-func decode(name string, r io.ReadSeeker) (image.Image, error) {
+// fileKind names the kind of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "is a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "is a FIFO"
+	case m&os.ModeSocket != 0:
+		return "is a socket"
+	case m&os.ModeDevice != 0:
+		return "is a device"
+	}
+	return "is a special file"
+}
+
+// pixelBytes is the memory a decoded image of this colour model takes per pixel (at most; 8
+// for a model not known here).
+func pixelBytes(m color.Model) int64 {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel:
+		return 3
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		return 4
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 8
+}
+
+// decode decodes the image in r, named name in errors, after checking its dimensions and
+// charging its pixels to the budget.
+func (l *Loader) decode(name string, r io.ReadSeeker) (image.Image, error) {
 	br := bufio.NewReader(r)
 	cfg, _, err := image.DecodeConfig(br)
 	if err != nil {
 		return nil, decodeError(name, err)
 	}
 	if err := checkSize(name, cfg.Width, cfg.Height); err != nil {
+		return nil, err
+	}
+	if err := l.charge(name, int64(cfg.Width)*int64(cfg.Height)*pixelBytes(cfg.ColorModel)); err != nil {
 		return nil, err
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
@@ -128,7 +245,6 @@ func decode(name string, r io.ReadSeeker) (image.Image, error) {
 	}
 	return img, nil
 }
-
 func decodeError(name string, err error) error {
 	switch {
 	case errors.Is(err, image.ErrFormat):

@@ -3,6 +3,8 @@ package images
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -13,7 +15,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // testImage is a w x h grey card with a dark bar across its middle row.
@@ -106,12 +110,10 @@ func TestLoadDir(t *testing.T) {
 		"circle/notes.txt":      []byte("not an image"),
 		"circle/.DS_Store":      []byte("\x00\x00\x00\x01Bud1"),
 		"circle/.hidden.png":    []byte("hidden, never read"),
-		"circle/folder.png/x":   []byte("a folder named like an image"),
 		".hidden-class/f.png":   pngBytes(t, img),
 		"square/.#lock.png":     []byte("editor lock file"),
 		"circle/zz-last.png":    pngBytes(t, testImage(3, 4)),
 		"square/Thumbs.db":      []byte("windows"),
-		"square/sub.jpeg/inner": []byte("folder again"),
 	})
 	set, err := LoadDir(dir)
 	if err != nil {
@@ -186,6 +188,7 @@ func TestLoadDirErrors(t *testing.T) {
 		{"side too long", map[string][]byte{"a/x.png": pngHeader(20000, 20000)}, "a/x.png", "20000x20000 pixels exceeds the limit of 16384 pixels per side"},
 		{"too many pixels", map[string][]byte{"a/x.png": pngHeader(5000, 5000)}, "a/x.png", "5000x5000 pixels exceeds the limit of 16777216 pixels"},
 		{"too many pixels, long side", map[string][]byte{"a/x.png": pngHeader(16384, 1025)}, "a/x.png", "16384x1025 pixels exceeds the limit of 16777216"},
+		{"folder named like an image", map[string][]byte{"a/x.png": good, "a/folder.png/x": good}, "a/folder.png", "is a folder, not an image file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,6 +202,57 @@ func TestLoadDirErrors(t *testing.T) {
 		_, err := LoadDir(dir)
 		checkErr(t, err, dir, "no such file")
 	})
+}
+
+func TestLoadDirRefusesSpecialFiles(t *testing.T) {
+	good := pngBytes(t, testImage(4, 4))
+	dir := writeTree(t, map[string][]byte{"a/x.png": good})
+	fifo := filepath.Join(dir, "a", "y.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Opening the FIFO would wait for a writer for ever; the load must refuse it at once.
+	done := make(chan error, 1)
+	go func() {
+		_, err := LoadDir(dir)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		checkErr(t, err, fifo, "is a FIFO, not an image file")
+	case <-time.After(10 * time.Second):
+		t.Fatal("LoadDir waits on a FIFO")
+	}
+	_, err := LoadFile("/dev/zero")
+	checkErr(t, err, "/dev/zero", "is a device, not an image file")
+}
+
+func TestLoaderBudget(t *testing.T) {
+	img := pngBytes(t, testImage(100, 100)) // 10,000 grey pixels: 10,000 bytes decoded
+	files := map[string][]byte{}
+	for i := range 10 {
+		files[fmt.Sprintf("a/%02d.png", i)] = img
+	}
+	dir := writeTree(t, files)
+	// Nine cards fit (9*(10000+CardOverhead) bytes), the tenth does not.
+	l := &Loader{Budget: 9 * (10000 + CardOverhead)}
+	_, err := l.LoadDir(dir)
+	checkErr(t, err, filepath.Join(dir, "a", "09.png"), "over the memory budget for cards")
+	if !errors.Is(err, ErrBudget) {
+		t.Errorf("error %v is not ErrBudget", err)
+	}
+	l = &Loader{Budget: 10 * (10000 + CardOverhead)}
+	set, err := l.LoadDir(dir)
+	if err != nil || len(set.Cards) != 10 {
+		t.Fatalf("within the budget: %v", err)
+	}
+	if l.Used() != 10*(10000+CardOverhead) {
+		t.Errorf("Used() = %d, want %d", l.Used(), 10*(10000+CardOverhead))
+	}
+	// One Loader's budget covers all its loads.
+	if _, err := l.LoadFile(filepath.Join(dir, "a", "00.png")); !errors.Is(err, ErrBudget) {
+		t.Errorf("a second load over the shared budget: %v, want ErrBudget", err)
+	}
 }
 
 // checkErr checks that err is a one-line error starting "images: " that names file and says
@@ -257,7 +311,7 @@ func TestDecodeLimits(t *testing.T) {
 	for _, tt := range tests {
 		// Only the header is there: within the limits, decoding gets as far as the missing
 		// pixel data; beyond them, it stops at the dimensions.
-		_, err := decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
+		_, err := new(Loader).decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
 		if err == nil {
 			t.Fatalf("%dx%d: decoded a file without pixels", tt.w, tt.h)
 		}
