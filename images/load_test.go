@@ -100,20 +100,20 @@ func writeTree(t *testing.T, files map[string][]byte) string {
 func TestLoadDir(t *testing.T) {
 	img := testImage(8, 6)
 	dir := writeTree(t, map[string][]byte{
-		"README.md":             []byte("cards for a test"),
-		".git/x.png":            pngBytes(t, img),
-		"square/c.jpg":          jpegBytes(t, img),
-		"square/d.JPEG":         jpegBytes(t, testImage(5, 5)),
-		"square/nested/e.png":   pngBytes(t, img),
-		"circle/b.GIF":          gifBytes(t, img),
-		"circle/a.png":          pngBytes(t, img),
-		"circle/notes.txt":      []byte("not an image"),
-		"circle/.DS_Store":      []byte("\x00\x00\x00\x01Bud1"),
-		"circle/.hidden.png":    []byte("hidden, never read"),
-		".hidden-class/f.png":   pngBytes(t, img),
-		"square/.#lock.png":     []byte("editor lock file"),
-		"circle/zz-last.png":    pngBytes(t, testImage(3, 4)),
-		"square/Thumbs.db":      []byte("windows"),
+		"README.md":           []byte("cards for a test"),
+		".git/x.png":          pngBytes(t, img),
+		"square/c.jpg":        jpegBytes(t, img),
+		"square/d.JPEG":       jpegBytes(t, testImage(5, 5)),
+		"square/nested/e.png": pngBytes(t, img),
+		"circle/b.GIF":        gifBytes(t, img),
+		"circle/a.png":        pngBytes(t, img),
+		"circle/notes.txt":    []byte("not an image"),
+		"circle/.DS_Store":    []byte("\x00\x00\x00\x01Bud1"),
+		"circle/.hidden.png":  []byte("hidden, never read"),
+		".hidden-class/f.png": pngBytes(t, img),
+		"square/.#lock.png":   []byte("editor lock file"),
+		"circle/zz-last.png":  pngBytes(t, testImage(3, 4)),
+		"square/Thumbs.db":    []byte("windows"),
 	})
 	set, err := LoadDir(dir)
 	if err != nil {
