@@ -1,32 +1,77 @@
 // Package detmath provides the few transcendental functions and the normal random numbers the
 // machine's analog model needs, computed the same way, bit for bit, on every architecture.
 //
-// The standard library's math functions may use assembly (amd64, arm64, s390x) and its pure-Go
-// code may be compiled with fused multiply-adds on arm64, so math.Exp, math.Pow and
-// rand.NormFloat64 can differ in the last bit between a PC and a Raspberry Pi. Here every
-// product that is then added is rounded explicitly (float64(x*y)), which the Go specification
-// guarantees prevents fusion, and no assembly is used.
+// # Why it exists
+//
+// The project promises that the same seed gives the same result, bit for bit, on amd64 and on
+// arm64 (a Raspberry Pi). The standard library cannot keep that promise:
+//
+//   - The Go specification lets the compiler fuse x*y + z into one fused multiply-add (FMA)
+//     instruction, which rounds once instead of twice. The arm64 compiler does so; the amd64
+//     compiler (GOAMD64=v1) does not. The same pure-Go expression can therefore give different
+//     last bits on the two machines.
+//   - math.Exp, math.Log and friends have assembly versions on some architectures (math.Exp's
+//     amd64 assembly even uses an FMA instruction when the CPU has one) and pure-Go versions,
+//     compiled with fusion, on others. They are accurate, but not identical.
+//   - rand.NormFloat64's ziggurat does a float32 multiply-add, fused on arm64.
+//
+// Everything here is pure Go with no assembly, and every product whose result is added to or
+// subtracted from something is written with an explicit conversion, float64(x*y) + z. The
+// specification guarantees that an explicit conversion rounds to the target type, which
+// forbids the fusion. Products whose result is only multiplied, divided or compared cannot be
+// fused and need no conversion, but the code converts almost all of them anyway so that the
+// rule is easy to check (a test checks it). The only math functions called are exact ones
+// (math.Float64bits, math.Float64frombits, math.Abs, math.Sqrt, which IEEE 754 requires to be
+// correctly rounded, math.IsNaN, math.IsInf, math.Inf, math.NaN).
+//
+// scripts/check-fma.sh disassembles the module for arm64 and fails if any fused instruction
+// is left in shipped code; internal/detmath's golden test compares SHA-256 digests of the
+// functions' bit patterns, and passes natively and under qemu-aarch64 (scripts/test-arm64.sh).
+//
+// The algorithms are the classic ones of Sun's fdlibm (argument reduction plus minimax
+// polynomial or rational approximations), with fdlibm's published coefficients; Normal is a
+// 256-layer ziggurat (Marsaglia and Tsang) whose tables are computed at start-up with this
+// package's own Exp, Log and Erfc. Accuracy, measured against a 256-bit math/big reference in
+// the tests, is given in each function's comment.
 package detmath
 
-import (
-	"math"
-	"math/rand/v2"
+import "math"
+
+const (
+	signMask = 1 << 63
+	fracMask = 1<<52 - 1
+	expBias  = 1023
 )
 
-// Exp returns e**x.
-func Exp(x float64) float64 { return math.Exp(x) } // placeholder until the portable version lands
+// scaleb returns y * 2**k for y in [0.5, 4) and k in [-1100, 1100], rounding once. A result
+// below the normal range is computed as (y * 2**(k+1000)) * 2**-1000, where the first product
+// is exact, so the only rounding is the last one.
+func scaleb(y float64, k int) float64 {
+	switch {
+	case k > 1023:
+		y *= 0x1p1023
+		k -= 1023
+		if k > 1023 {
+			return math.Inf(1) * y
+		}
+	case k < -1021:
+		y *= pow2(k + 1000)
+		return y * 0x1p-1000
+	}
+	return y * pow2(k)
+}
 
-// Log returns the natural logarithm of x.
-func Log(x float64) float64 { return math.Log(x) } // placeholder
+// pow2 returns 2**k for k in [-1022, 1023].
+func pow2(k int) float64 {
+	return math.Float64frombits(uint64(k+expBias) << 52)
+}
 
-// Pow returns x**y for x >= 0.
-func Pow(x, y float64) float64 { return math.Pow(x, y) } // placeholder
+// hi32 returns the upper 32 bits of x's representation (sign, exponent and 20 fraction bits),
+// as fdlibm's GET_HIGH_WORD.
+func hi32(x float64) uint32 { return uint32(math.Float64bits(x) >> 32) }
 
-// Erfc returns the complementary error function of x.
-func Erfc(x float64) float64 { return math.Erfc(x) } // placeholder
-
-// Sincos returns the sine and cosine of x radians.
-func Sincos(x float64) (sin, cos float64) { return math.Sincos(x) } // placeholder
-
-// Normal returns a standard normal random number drawn from r.
-func Normal(r *rand.Rand) float64 { return r.NormFloat64() } // placeholder
+// trunc32 returns x with the low 32 bits of its representation cleared (fdlibm's
+// SET_LOW_WORD(x, 0)): x keeps 21 significant bits, so products of two such values are exact.
+func trunc32(x float64) float64 {
+	return math.Float64frombits(math.Float64bits(x) &^ (1<<32 - 1))
+}
