@@ -110,7 +110,7 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 		return nil, fmt.Errorf("images: %s: %d images of %dx%d pixels (%d bytes) exceed the limit of %d bytes", imgName, count, cols, rows, count*rows*cols, uint64(maxIDXBytes))
 	}
 	n, size := int(count), int(rows*cols)
-	if err := l.charge(imgName, int64(n)*int64(size+CardOverhead)); err != nil {
+	if err := l.Reserve(imgName, int64(n)*int64(size+CardOverhead)); err != nil {
 		return nil, err
 	}
 	// A plain file must hold what its header declares (16 or 8 header bytes, then the data).

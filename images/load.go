@@ -55,8 +55,9 @@ type Loader struct {
 // Used returns the bytes charged so far.
 func (l *Loader) Used() int64 { return l.used }
 
-// charge takes n bytes from the budget for name, or refuses them.
-func (l *Loader) charge(name string, n int64) error {
+// Reserve takes n bytes from the budget for what name needs (cards loaded elsewhere, the
+// optics prepared for them), or refuses them with an error wrapping ErrBudget.
+func (l *Loader) Reserve(name string, n int64) error {
 	budget := l.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -132,7 +133,7 @@ func (l *Loader) LoadDir(dir string) (*Set, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := l.charge(path, CardOverhead); err != nil {
+			if err := l.Reserve(path, CardOverhead); err != nil {
 				return nil, err
 			}
 			set.Cards = append(set.Cards, Card{Image: img, Class: class, Source: path})
@@ -228,7 +229,7 @@ func (l *Loader) decode(name string, r io.ReadSeeker) (image.Image, error) {
 	if err := checkSize(name, cfg.Width, cfg.Height); err != nil {
 		return nil, err
 	}
-	if err := l.charge(name, int64(cfg.Width)*int64(cfg.Height)*pixelBytes(cfg.ColorModel)); err != nil {
+	if err := l.Reserve(name, int64(cfg.Width)*int64(cfg.Height)*pixelBytes(cfg.ColorModel)); err != nil {
 		return nil, err
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
