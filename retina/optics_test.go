@@ -35,9 +35,11 @@ func newRetina(t testing.TB, p Params, seed uint64) *Retina {
 	return r
 }
 
-// idealWith returns IdealParams changed by f.
+// idealWith returns IdealParams with DarkFigure polarity (these tests show dark cards on white
+// paper; AutoPolarity has tests of its own), changed by f.
 func idealWith(f func(*Params)) Params {
 	p := IdealParams()
+	p.Polarity = DarkFigure
 	if f != nil {
 		f(&p)
 	}
@@ -416,6 +418,7 @@ func TestLampAndGamma(t *testing.T) {
 	for _, tc := range tests {
 		p := DefaultParams()
 		p.Lamp, p.Gamma, p.Spread, p.DarkNoise, p.Blur = tc.lamp, tc.gamma, 0, 0, 0
+		p.Polarity = DarkFigure // a grey card: AutoPolarity would call it a light figure
 		r := newRetina(t, p, 1)
 		var s Stimulus
 		var out Bits

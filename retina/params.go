@@ -5,22 +5,29 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/mark1-perceptron/mark1/knob"
 )
 
 // Polarity says which part of the card the S-units report as figure.
 type Polarity int
 
 const (
-	// DarkFigure (the default) turns an S-unit on where the card is dark: printed ink on white
-	// paper.
+	// DarkFigure turns an S-unit on where the card is dark: printed ink on white paper.
 	DarkFigure Polarity = iota
 	// LightFigure turns an S-unit on where the card is bright: a light figure on a dark ground.
 	LightFigure
+	// AutoPolarity (the default) decides for each card in Prepare: the figure is what differs
+	// from the card's border. A card whose outermost ring of pixels is dark on average (mean
+	// luminance below one half, transparent pixels composited over Surround) is a light figure
+	// on a dark ground (LightFigure: MNIST digits); any other card is DarkFigure. See
+	// Stimulus.Polarity.
+	AutoPolarity
 )
 
-var polarityNames = [...]string{DarkFigure: "dark", LightFigure: "light"}
+var polarityNames = [...]string{DarkFigure: "dark", LightFigure: "light", AutoPolarity: "auto"}
 
-// String returns the polarity's name: "dark" or "light".
+// String returns the polarity's name: "dark", "light" or "auto".
 func (p Polarity) String() string {
 	if p >= 0 && int(p) < len(polarityNames) {
 		return polarityNames[p]
@@ -28,20 +35,20 @@ func (p Polarity) String() string {
 	return fmt.Sprintf("Polarity(%d)", int(p))
 }
 
-// ParsePolarity reads a polarity name: dark or light (case-insensitive).
+// ParsePolarity reads a polarity name: dark, light or auto (case-insensitive).
 func ParsePolarity(s string) (Polarity, error) {
 	for i, n := range polarityNames {
 		if strings.EqualFold(s, n) {
 			return Polarity(i), nil
 		}
 	}
-	return 0, fmt.Errorf("retina: unknown polarity %q (want dark or light)", s)
+	return 0, fmt.Errorf("retina: polarity: %q, want dark, light or auto", s)
 }
 
-// MarshalText implements encoding.TextMarshaler ("dark" or "light").
+// MarshalText implements encoding.TextMarshaler ("dark", "light" or "auto").
 func (p Polarity) MarshalText() ([]byte, error) {
 	if p < 0 || int(p) >= len(polarityNames) {
-		return nil, fmt.Errorf("retina: unknown polarity %d", int(p))
+		return nil, fmt.Errorf("retina: polarity: %d, want dark, light or auto", int(p))
 	}
 	return []byte(p.String()), nil
 }
@@ -56,69 +63,85 @@ func (p *Polarity) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Params describes the optics and the photocells. Start from DefaultParams or IdealParams and
-// change what an experiment needs. For each field the comment says what it models, its unit, its
-// default, and whether the value is historical (from the record) or assumed (a plausible choice:
-// the record is silent). Only the 20x20 grid of cadmium-sulphide cells and the lamps-and-lens
-// optics are historical; every number below is assumed.
+// Params describes the optics and the photocells. Start from DefaultParams, IdealParams or
+// NeutralParams and change what an experiment needs. For each field the comment says what it
+// models, its unit, its default, and where the default comes from: historical (from the record),
+// assumed (a plausible choice: the record is silent), or a setting (an experiment's choice, not
+// a property of the machine). Only the 20x20 grid of cadmium-sulphide cells and the
+// lamps-and-lens optics are historical; every number below is assumed or a setting. ParamDocs
+// gives the same descriptions as data, with the flaw each field belongs to.
 type Params struct {
 	// Scale multiplies the card's size on the field after the default fit, which scales the card
 	// with its aspect ratio kept so that its larger side spans the 20 cells, centred. Unit: factor
-	// (> 0). Default 1. Assumed (size experiments: the manual says the machine classified by
+	// (1e-6..1e6). Default 1. Setting (size experiments: the manual says the machine classified by
 	// size).
 	Scale float64 `json:"scale"`
-	// OffsetX and OffsetY shift the card on the field, in cells, along the field's axes (+x right,
-	// +y down), after rotation. Default 0. Assumed (position experiments).
+	// OffsetX shifts the card on the field along the field's x axis (+x right), after
+	// rotation. Unit: cells. Default 0. Setting (position experiments).
 	OffsetX float64 `json:"offset_x_cells"`
+	// OffsetY shifts the card on the field along the field's y axis (+y down), after rotation.
+	// Unit: cells. Default 0. Setting (position experiments).
 	OffsetY float64 `json:"offset_y_cells"`
-	// Rotation turns the card clockwise, in degrees, about its own centre, which is the field
-	// centre when the offsets are 0. Default 0. Assumed.
+	// Rotation turns the card clockwise about its own centre, which is the field centre when
+	// the offsets are 0. Unit: degrees. Default 0. Setting.
 	Rotation float64 `json:"rotation_deg"`
-	// Blur models the lens's defocus: a Gaussian point-spread function with this sigma, in
-	// cells (0 = sharp, at most 10). Default 0.35. Assumed.
+	// Blur models the lens's defocus: a Gaussian point-spread function with this sigma on the
+	// field. Unit: cells (0 = sharp, at most 10). Default 0.35. Assumed. Flaw "blur".
 	Blur float64 `json:"blur_cells"`
 	// Lamp is the brightness of the lamps lighting the card, as a multiplier (1 = nominal:
-	// white paper gives light 1). Unit: factor (0..1000). Default 1. Lamps and lens are
-	// historical; the value is assumed.
+	// white paper gives light 1). Unit: factor (0..1000). Default 1. Setting (lamps and lens are
+	// historical; the level is assumed).
 	Lamp float64 `json:"lamp"`
-	// Surround is the luminance seen outside the card's image (and under transparent pixels),
-	// 0 (black) to 1 (white paper). Default 1. Assumed.
+	// Surround is the luminance seen outside the card's image and under its transparent
+	// pixels, 0 (black) to 1 (white paper). Unit: luminance (0..1). Default 1. Setting. With
+	// AutoPolarity, a card found to be a light figure on a dark ground sees 1-Surround there
+	// instead, as if the card holder matched the card's ground.
 	Surround float64 `json:"surround"`
-	// Polarity says whether dark (DarkFigure, default) or bright (LightFigure) parts of the card
-	// turn the S-units on. Assumed (printed cards: dark ink on white).
+	// Polarity says whether dark (DarkFigure) or bright (LightFigure) parts of the card turn
+	// the S-units on, or decides it per card from the card's border (AutoPolarity). Default
+	// AutoPolarity. Setting.
 	Polarity Polarity `json:"polarity"`
 
 	// Gamma is the cadmium-sulphide cell's non-linear response: conductance ~ light^Gamma.
-	// Unit: exponent (0 < Gamma <= 10). Default 0.8, typical of CdS cells. CdS cells are
-	// historical; the value is assumed.
+	// Unit: exponent (0 < Gamma <= 10). Default 0.8, typical of CdS cells. Assumed (CdS cells
+	// are historical). Flaw "gamma". Alone it changes no S-state (light^Gamma against
+	// Threshold^Gamma is a monotone transform of light against Threshold): it acts only with
+	// Spread, DarkNoise or the lags.
 	Gamma float64 `json:"gamma"`
 	// Spread is the cell-to-cell sensitivity spread: each cell's conductance is multiplied by
 	// 1 + Spread*z, z standard normal, drawn once per machine from the rng given to New (clamped
-	// at 0). Unit: fraction, sigma (0..1). Default 0.05. Assumed.
+	// at 0). Unit: fraction, sigma (0..1). Default 0.05. Assumed. Flaw "spread".
 	Spread float64 `json:"spread"`
 	// RiseTau is the cells' first-order lag when the light increases. Unit: seconds of machine
-	// time (>= 0; 0 = instant). Default 0.03 s. Assumed (CdS cells rise faster than they decay).
+	// time (>= 0; 0 = instant). Default 0.03 s. Assumed (CdS cells rise faster than they
+	// decay). Flaw "lag". At the default Latch of 1 s a rise is complete to e^-33, so alone it
+	// changes no S-state: it acts only with a Latch (or a presentation) shorter than about
+	// 0.3 s.
 	RiseTau float64 `json:"rise_tau_s"`
 	// DecayTau is the cells' first-order lag when the light decreases: a dark card shown right
-	// after a bright one leaves an after-image. Unit: seconds (>= 0). Default 0.3 s. Assumed.
+	// after a bright one leaves an after-image. Unit: seconds (>= 0; 0 = instant). Default
+	// 0.3 s. Assumed. Flaw "lag".
 	DecayTau float64 `json:"decay_tau_s"`
 	// Latch is the time after the card appears at which the comparators read the cells. Unit:
-	// seconds (>= 0). Default 1 s. Assumed (a presentation took about 3 s on the original,
-	// which is historical). When a presentation is shorter than Latch, the cells latch at its end.
+	// seconds (>= 0). Default 1 s. Setting (a presentation took about 3 s on the original,
+	// which is historical; the latch time is assumed). When a presentation is shorter than
+	// Latch, the cells latch at its end. It acts only with the lags (instant cells read the
+	// same at any time).
 	Latch float64 `json:"latch_s"`
 	// DarkNoise is the comparator-input noise (dark current and amplifier noise): Gaussian, this
 	// sigma, in units of the full-light conductance, drawn at every latch. Unit: conductance
-	// (>= 0). Default 0.01. Assumed.
+	// (>= 0). Default 0.01. Assumed. Flaw "dark_noise".
 	DarkNoise float64 `json:"dark_noise"`
 	// Threshold is the comparator threshold expressed as a light level (0..1 of white paper under
 	// the nominal lamp); the comparator compares a cell's conductance with Threshold^Gamma, the
-	// same for every cell, so the sensitivity spread moves cells across it. Unit: light (0..1000).
-	// Default 0.5. Assumed.
+	// same for every cell, so the sensitivity spread moves cells across it. Unit: light
+	// (0..1000). Default 0.5. Setting.
 	Threshold float64 `json:"threshold"`
 	// Ideal turns every cell and lens effect off: each S-unit is the area average of the
 	// card's luminance over its cell, on when it is below one half (DarkFigure; above for
 	// LightFigure). Only Scale, OffsetX, OffsetY, Rotation, Surround and Polarity still apply;
-	// Blur, Lamp, Gamma, Spread, the lags, DarkNoise and Threshold are ignored. Default false.
+	// Blur, Lamp, Gamma, Spread, the lags, Latch, DarkNoise and Threshold are ignored. Default
+	// false.
 	Ideal bool `json:"ideal"`
 }
 
@@ -129,7 +152,7 @@ func DefaultParams() Params {
 		Blur:      0.35,
 		Lamp:      1,
 		Surround:  1,
-		Polarity:  DarkFigure,
+		Polarity:  AutoPolarity,
 		Gamma:     0.8,
 		Spread:    0.05,
 		RiseTau:   0.03,
@@ -140,19 +163,57 @@ func DefaultParams() Params {
 	}
 }
 
+// NeutralParams returns the analog retina (Ideal false) with every flaw at its neutral value:
+// no blur, gamma 1, no spread, no lag, no dark noise, threshold one half, nominal lamp, default
+// placement, surround, polarity and latch. It gives exactly the S-states of IdealParams with
+// the same placement, surround and polarity, bit for bit; turning single flaws on from it (by
+// copying their fields from DefaultParams) shows what each flaw does.
+func NeutralParams() Params {
+	p := IdealParams()
+	p.Ideal = false
+	return p
+}
+
 // IdealParams returns the ideal retina: default placement, area average, fixed threshold of one
 // half. The cell fields hold neutral values (no blur, gamma 1, no spread, no lag, no noise) so
-// that clearing Ideal gives an ideal-behaving analog retina.
+// that clearing Ideal gives NeutralParams, an ideal-behaving analog retina.
 func IdealParams() Params {
 	return Params{
 		Scale:     1,
 		Lamp:      1,
 		Surround:  1,
-		Polarity:  DarkFigure,
+		Polarity:  AutoPolarity,
 		Gamma:     1,
 		Latch:     1,
 		Threshold: 0.5,
 		Ideal:     true,
+	}
+}
+
+// ParamDocs describes every field of Params except Ideal, in field order: Key is the field's
+// JSON name, Flaw the analog flaw it belongs to ("blur", "gamma", "spread", "lag",
+// "dark_noise"; "" for the settings), and Note, when not empty, says what a parameter that
+// changes no S-state alone (turned on from NeutralParams by itself) acts only with.
+func ParamDocs() []knob.Doc {
+	return []knob.Doc{
+		{Key: "scale", Models: "card size on the field, times the fit that spans the 20 cells with the larger side", Unit: "factor", Source: knob.Setting},
+		{Key: "offset_x_cells", Models: "card shift to the right on the field, after rotation", Unit: "cells", Source: knob.Setting},
+		{Key: "offset_y_cells", Models: "card shift downwards on the field, after rotation", Unit: "cells", Source: knob.Setting},
+		{Key: "rotation_deg", Models: "clockwise turn of the card about its own centre", Unit: "degrees", Source: knob.Setting},
+		{Key: "blur_cells", Models: "lens defocus: sigma of a Gaussian point-spread function on the field", Unit: "cells", Source: knob.Assumed, Flaw: "blur"},
+		{Key: "lamp", Models: "lamp brightness (1: white paper gives light 1)", Unit: "factor", Source: knob.Setting},
+		{Key: "surround", Models: "luminance outside the card's image and under transparent pixels (0 black, 1 white)", Unit: "luminance", Source: knob.Setting},
+		{Key: "polarity", Models: "which part of the card turns S-units on: dark, light, or auto (the figure is what differs from the card's border)", Source: knob.Setting},
+		{Key: "gamma", Models: "CdS cell response: conductance ~ light^gamma", Unit: "exponent", Source: knob.Assumed, Flaw: "gamma",
+			Note: "acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)"},
+		{Key: "spread", Models: "cell-to-cell sensitivity spread, fixed per machine", Unit: "fraction (sigma)", Source: knob.Assumed, Flaw: "spread"},
+		{Key: "rise_tau_s", Models: "cell lag (first-order time constant) when the light increases", Unit: "s", Source: knob.Assumed, Flaw: "lag",
+			Note: "acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33"},
+		{Key: "decay_tau_s", Models: "cell lag (first-order time constant) when the light decreases: after-images", Unit: "s", Source: knob.Assumed, Flaw: "lag"},
+		{Key: "latch_s", Models: "time after the card appears at which the comparators read the cells", Unit: "s", Source: knob.Setting,
+			Note: "acts only with the lags (rise_tau_s, decay_tau_s): instant cells read the same at any time"},
+		{Key: "dark_noise", Models: "comparator-input noise (dark current, amplifier), drawn at every latch", Unit: "full-light conductance (sigma)", Source: knob.Assumed, Flaw: "dark_noise"},
+		{Key: "threshold", Models: "comparator threshold, as a light level (0..1 of white paper under the nominal lamp)", Unit: "light", Source: knob.Setting},
 	}
 }
 
@@ -162,15 +223,16 @@ const maxBlur = 10
 // maxLevel bounds Lamp and Threshold, keeping every conductance finite.
 const maxLevel = 1000
 
-// maxPlacement bounds Scale and the offsets: beyond it the card is far smaller than a cell or far
-// off the field, and the arithmetic would lose meaning.
+// maxPlacement bounds Scale (and 1/Scale) and the offsets: beyond it the card is far smaller or
+// larger than the field, or far off it, and the arithmetic would lose meaning.
 const maxPlacement = 1e6
 
-// Validate reports the first field of p that is out of range, naming it.
+// Validate reports the first field of p that is out of range, naming it by its JSON name:
+// "retina: field: value, want range".
 func (p Params) Validate() error {
 	err := p.validate()
 	if err != nil {
-		return fmt.Errorf("retina: params: %w", err)
+		return fmt.Errorf("retina: %w", err)
 	}
 	return nil
 }
@@ -188,38 +250,38 @@ func (p Params) validate() error {
 	}
 	for _, f := range finite {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("%s: %v is not a finite number", f.name, f.v)
+			return fmt.Errorf("%s: %v, want a finite number", f.name, f.v)
 		}
 	}
 	switch {
-	case !(p.Scale > 0) || p.Scale > maxPlacement:
-		return fmt.Errorf("scale: %v is outside (0, %g]", p.Scale, float64(maxPlacement))
+	case !(p.Scale >= 1/maxPlacement) || p.Scale > maxPlacement:
+		return fmt.Errorf("scale: %v, want %g..%g", p.Scale, 1/float64(maxPlacement), float64(maxPlacement))
 	case math.Abs(p.OffsetX) > maxPlacement:
-		return fmt.Errorf("offset_x_cells: %v is outside +-%g", p.OffsetX, float64(maxPlacement))
+		return fmt.Errorf("offset_x_cells: %v, want -%g..%g", p.OffsetX, float64(maxPlacement), float64(maxPlacement))
 	case math.Abs(p.OffsetY) > maxPlacement:
-		return fmt.Errorf("offset_y_cells: %v is outside +-%g", p.OffsetY, float64(maxPlacement))
+		return fmt.Errorf("offset_y_cells: %v, want -%g..%g", p.OffsetY, float64(maxPlacement), float64(maxPlacement))
 	case p.Blur < 0 || p.Blur > maxBlur:
-		return fmt.Errorf("blur_cells: %v is outside 0..%d", p.Blur, maxBlur)
+		return fmt.Errorf("blur_cells: %v, want 0..%d", p.Blur, maxBlur)
 	case p.Lamp < 0 || p.Lamp > maxLevel:
-		return fmt.Errorf("lamp: %v is outside 0..%d", p.Lamp, maxLevel)
+		return fmt.Errorf("lamp: %v, want 0..%d", p.Lamp, maxLevel)
 	case p.Surround < 0 || p.Surround > 1:
-		return fmt.Errorf("surround: %v is outside 0..1", p.Surround)
-	case p.Polarity != DarkFigure && p.Polarity != LightFigure:
-		return fmt.Errorf("polarity: unknown polarity %d", int(p.Polarity))
+		return fmt.Errorf("surround: %v, want 0..1", p.Surround)
+	case p.Polarity != DarkFigure && p.Polarity != LightFigure && p.Polarity != AutoPolarity:
+		return fmt.Errorf("polarity: %d, want dark, light or auto", int(p.Polarity))
 	case !(p.Gamma > 0) || p.Gamma > 10:
-		return fmt.Errorf("gamma: %v is outside (0, 10]", p.Gamma)
+		return fmt.Errorf("gamma: %v, want (0, 10]", p.Gamma)
 	case p.Spread < 0 || p.Spread > 1:
-		return fmt.Errorf("spread: %v is outside 0..1", p.Spread)
+		return fmt.Errorf("spread: %v, want 0..1", p.Spread)
 	case p.RiseTau < 0:
-		return fmt.Errorf("rise_tau_s: %v is negative", p.RiseTau)
+		return fmt.Errorf("rise_tau_s: %v, want >= 0", p.RiseTau)
 	case p.DecayTau < 0:
-		return fmt.Errorf("decay_tau_s: %v is negative", p.DecayTau)
+		return fmt.Errorf("decay_tau_s: %v, want >= 0", p.DecayTau)
 	case p.Latch < 0:
-		return fmt.Errorf("latch_s: %v is negative", p.Latch)
+		return fmt.Errorf("latch_s: %v, want >= 0", p.Latch)
 	case p.DarkNoise < 0:
-		return fmt.Errorf("dark_noise: %v is negative", p.DarkNoise)
+		return fmt.Errorf("dark_noise: %v, want >= 0", p.DarkNoise)
 	case p.Threshold < 0 || p.Threshold > maxLevel:
-		return fmt.Errorf("threshold: %v is outside 0..%d", p.Threshold, maxLevel)
+		return fmt.Errorf("threshold: %v, want 0..%d", p.Threshold, maxLevel)
 	}
 	return nil
 }

@@ -3,29 +3,47 @@ package retina
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+
+	"github.com/mark1-perceptron/mark1/internal/detmath"
 )
 
 // Retina is one machine's photocell field: the per-cell sensitivities (fixed when the machine is
-// built) and the lagged conductance of every cell, plus scratch space for Prepare. A Retina is
-// not safe for concurrent use.
+// built) and the lagged conductance of every cell, plus what Prepare keeps between cards.
+//
+// A Retina is not safe for concurrent use, with one exception: Levels, State and Params only
+// read, so they may be called concurrently with each other (from a window or a hardware bridge
+// on another goroutine), but not concurrently with Prepare, Expose, Reset or SetState.
 type Retina struct {
 	p Params
 
 	sens  [N]float64 // per-cell sensitivity, 1 + Spread*z
 	level [N]float64 // current conductance of each cell (light 1 at nominal lamp = 1)
-	shown [N]float32 // Ideal mode: the light of the last card, which stands for the levels
-	last  *Stimulus  // Ideal mode: the card whose light is still to be copied into shown
+	shown [N]float32 // Ideal mode: the light of the last card, when last is nil
+	last  *Stimulus  // Ideal mode: the last card shown, whose light stands for the levels
 
 	thr  float64 // comparator threshold in conductance: Threshold^Gamma
 	band float64 // noise is drawn only within +-band of thr (8 sigma)
+
+	// Physical bounds: Light <= lamp32 <= Lamp; G and level of cell i <= gmax[i] =
+	// sens[i]*Lamp^Gamma, G <= gmax32[i] <= gmax[i].
+	lamp32 float32
+	gmax   [N]float64
+	gmax32 [N]float32
 
 	// exp factors for the lag, for the current dt (latch time and end of presentation).
 	fDt                            float64
 	fOK                            bool
 	riseL, decayL, riseEnd, decEnd float64
+	reading                        [N]float64 // Expose: each cell's reading less the threshold
 
-	sc scratch // Prepare's buffers
+	pow   power    // light^Gamma
+	rot   rotation // of the card
+	reach float64  // blur weights reach this many sigmas beyond a cell
+	cache *axes    // the separable weights of the last image size
+	plane *axes    // the focal plane's weights (rotated cards)
+	sc    scratch  // Prepare's buffers
 }
 
 // noiseBandSigmas is how far from the threshold, in noise sigmas, a cell's dark noise is still
@@ -45,6 +63,7 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 	for i := range r.sens {
 		r.sens[i] = 1
 	}
+	r.rot = turn(p.Rotation)
 	if !p.Ideal {
 		if rng == nil {
 			if p.Spread != 0 {
@@ -52,36 +71,77 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 			}
 		} else {
 			for i := range r.sens {
-				r.sens[i] = max(0, 1+p.Spread*rng.NormFloat64())
+				r.sens[i] = max(0, 1+float64(p.Spread*detmath.Normal(rng)))
 			}
 		}
-		r.thr = math.Pow(p.Threshold, p.Gamma)
+		r.pow.init(p.Gamma)
+		r.thr = r.pow.eval(p.Threshold)
 		r.band = noiseBandSigmas * p.DarkNoise
+		r.reach = tailReach(p.Blur)
+		r.lamp32 = below32(p.Lamp)
+		r.bounds()
 	}
 	r.Reset()
 	return r, nil
 }
 
-// Params returns the retina's parameters.
+// below32 returns the largest float32 at or below x >= 0.
+func below32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, 0)
+	}
+	return f
+}
+
+// bounds computes each cell's largest conductance from its sensitivity.
+func (r *Retina) bounds() {
+	top := r.pow.eval(r.p.Lamp)
+	for i, s := range r.sens {
+		r.gmax[i] = s * top
+		r.gmax32[i] = below32(r.gmax[i])
+	}
+}
+
+// Params returns the retina's parameters. It only reads.
 func (r *Retina) Params() Params { return r.p }
 
 // Stimulus is a card as the optics project it onto the field, prepared once by Prepare and shown
 // any number of times by Expose. It belongs to the retina that prepared it: G includes that
-// retina's cell sensitivities.
+// retina's cell sensitivities. Expose only reads it.
 type Stimulus struct {
 	// Light is the light falling on each cell (row*Cols+col), averaged over the cell's area:
 	// 0 (black) to Lamp (white paper under the lamps). In Ideal mode it is the plain area
 	// average of the luminance, 0..1.
 	Light [N]float32
 	// G is each cell's target conductance under that light: sensitivity * Light^Gamma, the
-	// level the cell relaxes toward (Ideal: Light itself).
+	// level the cell relaxes toward, 0..sensitivity*Lamp^Gamma (Ideal: Light itself).
 	G [N]float32
 
-	// ideal caches the ideal comparator's output for this card (a pure function of Light), so
-	// that an ideal presentation costs a copy; idealPol is the Polarity it was computed for,
-	// plus one (0: not computed). Prepare fills it.
-	ideal    Bits
-	idealPol int8
+	// ideal caches the ideal comparator's output for this card (a pure function of Light and
+	// the polarity), so that an ideal presentation costs a copy; idealOK says Prepare filled it.
+	ideal   Bits
+	pol     int8 // the card's resolved polarity plus one; 0: not prepared
+	idealOK bool
+}
+
+// Polarity returns the card's polarity as Prepare resolved it: DarkFigure or LightFigure (with
+// AutoPolarity, decided from the card's border). A Stimulus that Prepare did not fill reports
+// DarkFigure.
+func (s *Stimulus) Polarity() Polarity {
+	if s.pol == int8(LightFigure)+1 {
+		return LightFigure
+	}
+	return DarkFigure
+}
+
+// polarity returns the polarity Expose uses for s: the resolved one when Prepare filled s,
+// otherwise the retina's (DarkFigure for AutoPolarity).
+func (r *Retina) polarity(s *Stimulus) Polarity {
+	if s.pol == 0 && r.p.Polarity == LightFigure {
+		return LightFigure
+	}
+	return s.Polarity()
 }
 
 // Reset puts every cell at rest: the level it reaches with no card in the holder, that is with
@@ -94,9 +154,9 @@ func (r *Retina) Reset() {
 		}
 		return
 	}
-	g := math.Pow(r.p.Lamp*r.p.Surround, r.p.Gamma)
+	g := r.pow.eval(r.p.Lamp * r.p.Surround)
 	for i := range r.level {
-		r.level[i] = r.sens[i] * g
+		r.level[i] = min(r.sens[i]*g, r.gmax[i])
 	}
 }
 
@@ -108,7 +168,7 @@ func lagFactor(t, tau float64) float64 {
 		}
 		return 1
 	}
-	return math.Exp(-t / tau)
+	return detmath.Exp(-t / tau)
 }
 
 // factors refreshes the cached lag factors for presentations of dt seconds.
@@ -129,9 +189,10 @@ func (r *Retina) factors(dt float64) {
 // lag, c(t) = G + (c0-G)*exp(-t/tau), tau = RiseTau when G > c0 and DecayTau otherwise (the
 // closed form is exact: the approach is monotone). The comparators read the cells at Latch (or
 // at dt when dt < Latch), adding Gaussian dark noise of sigma DarkNoise drawn from noise (only
-// for cells within 8 sigma of the threshold, see noiseBandSigmas; no noise when noise is nil);
-// the cells are left at their level at dt. A DarkFigure cell is on when its reading is below
-// the threshold conductance Threshold^Gamma; a LightFigure cell when above.
+// for cells within 8 sigma of the threshold, see noiseBandSigmas, in cell order; no noise when
+// noise is nil); the cells are left at their level at dt, which stays between c0 and G. With
+// the card's polarity (Stimulus.Polarity) DarkFigure a cell is on when its reading is below the
+// threshold conductance Threshold^Gamma; with LightFigure when above.
 //
 // In Ideal mode a cell is on when its Light is below one half (above for LightFigure), and its
 // level becomes its Light; dt and noise are unused.
@@ -139,8 +200,14 @@ func (r *Retina) factors(dt float64) {
 // A dt that is negative or NaN counts as 0 (the cells are read at once and keep their levels).
 // Expose does not allocate; the exp factors are cached for the last dt.
 func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
+	pol := r.polarity(s)
 	if r.p.Ideal {
-		r.exposeIdeal(s, out)
+		r.last = s
+		if s.idealOK {
+			*out = s.ideal
+			return
+		}
+		idealBits(&s.Light, pol, out)
 		return
 	}
 	if !(dt > 0) {
@@ -149,34 +216,39 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 	r.factors(dt)
 	fLatch := [2]float64{r.decayL, r.riseL} // indexed by the sign bit of level - target
 	fEnd := [2]float64{r.decEnd, r.riseEnd}
-	thr, sigma := r.thr, r.p.DarkNoise
+	thr := r.thr
 	band2 := r.band * r.band // noise is drawn where (reading - threshold)^2 < band2
 	if noise == nil {
 		band2 = 0
 	}
-	light := r.p.Polarity == LightFigure
+	light := pol == LightFigure
+	// First every cell, without a branch that the card's pattern would make unpredictable:
+	// the new level, the reading, the bit without noise, and whether the cell is near enough to
+	// the threshold for noise to be drawn. Then the noise, cell by cell in order, for the few
+	// near cells.
+	var near Bits
 	for w := range Words {
 		base := w * 64
 		n := min(64, N-base)
 		g := s.G[base : base+n]
 		c := r.level[base : base+n]
 		c = c[:len(g)]
-		var word uint64
+		xs := r.reading[base : base+n]
+		xs = xs[:len(g)]
+		var word, nw uint64
 		for j, gv := range g {
 			gj, cj := float64(gv), c[j]
 			d := cj - gj
 			// Rising (G above the level, d < 0) or decaying: the sign bit of d picks the
-			// factors without a branch the card's pattern would make unpredictable.
+			// factors. The conversions keep each product rounded (no fused multiply-add), as
+			// amd64 computes it, so that architectures that fuse give the same results.
 			k := math.Float64bits(d) >> 63
-			fl, fe := fLatch[k], fEnd[k]
-			// The conversions keep each product rounded (no fused multiply-add), as amd64
-			// computes it, so that architectures that fuse give the same results from the
-			// same factors.
-			x := gj + float64(d*fl) - thr // the reading at the latch, less the threshold
-			c[j] = gj + float64(d*fe)
-			if float64(x*x) < band2 {
-				x += float64(sigma * noise.NormFloat64())
-			}
+			x := gj + float64(d*fLatch[k]) - thr // the reading at the latch, less the threshold
+			// The new level lies between c0 and G; the min keeps a last-ulp rounding from
+			// stepping past the larger of them.
+			c[j] = min(gj+float64(d*fEnd[k]), max(cj, gj))
+			xs[j] = x
+			nw |= math.Float64bits(float64(x*x)-band2) >> 63 << (uint(j) & 63)
 			// On when the reading is below the threshold (above for LightFigure): the sign
 			// bit of x (or of 0-x, which is +0, not -0, when x is +0).
 			if light {
@@ -185,19 +257,24 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 			word |= math.Float64bits(x) >> 63 << (uint(j) & 63)
 		}
 		out[w] = word
+		near[w] = nw
 	}
-}
-
-// exposeIdeal is Expose in Ideal mode: a fixed threshold of one half on the light, taken from
-// the card's cache when Prepare filled it. The cells keep no lagged state; the card is
-// remembered for Levels.
-func (r *Retina) exposeIdeal(s *Stimulus, out *Bits) {
-	r.last = s
-	if s.idealPol == int8(r.p.Polarity)+1 {
-		*out = s.ideal
+	if band2 == 0 {
 		return
 	}
-	idealBits(&s.Light, r.p.Polarity, out)
+	sigma := r.p.DarkNoise
+	for w, nw := range near {
+		for nw != 0 {
+			j := bits.TrailingZeros64(nw)
+			nw &= nw - 1
+			i := w*64 + j
+			x := r.reading[i] + float64(sigma*detmath.Normal(noise))
+			if light {
+				x = 0 - x
+			}
+			out[w] = out[w]&^(1<<uint(j)) | math.Float64bits(x)>>63<<uint(j)
+		}
+	}
 }
 
 // idealBits thresholds the light at one half: on below it (above it for LightFigure).
@@ -224,21 +301,23 @@ func idealBits(light *[N]float32, pol Polarity, out *Bits) {
 	}
 }
 
-// syncShown copies the light of the last ideal card into shown.
-func (r *Retina) syncShown() {
+// shownLight returns the light the ideal retina's cells show: the last card's, or what Reset or
+// SetState left. It only reads.
+func (r *Retina) shownLight() *[N]float32 {
 	if r.last != nil {
-		r.shown = r.last.Light
-		r.last = nil
+		return &r.last.Light
 	}
+	return &r.shown
 }
 
 // Levels writes each cell's current analog level (its conductance; 1 is white paper under the
 // nominal lamp for a cell of nominal sensitivity) to dst, which must have length at least N.
+// Each level is finite and in [0, s*Lamp^Gamma], s the cell's sensitivity (Ideal: the light of
+// the last card, [0, 1]). Levels only reads (see Retina).
 func (r *Retina) Levels(dst []float32) {
 	dst = dst[:N]
 	if r.p.Ideal {
-		r.syncShown()
-		copy(dst, r.shown[:])
+		copy(dst, r.shownLight()[:])
 		return
 	}
 	for i, v := range r.level {
@@ -251,19 +330,19 @@ func (r *Retina) Levels(dst []float32) {
 type State struct {
 	// Sensitivity is each cell's fixed sensitivity factor, N values in cell order.
 	Sensitivity []float64 `json:"sensitivity"`
-	// Level is each cell's current conductance, N values in cell order.
+	// Level is each cell's current conductance, N values in cell order (Ideal: the light of the
+	// last card).
 	Level []float64 `json:"level"`
 }
 
-// State returns a copy of the retina's state.
+// State returns a copy of the retina's state. It only reads (see Retina).
 func (r *Retina) State() State {
 	st := State{
 		Sensitivity: append([]float64(nil), r.sens[:]...),
 		Level:       append([]float64(nil), r.level[:]...),
 	}
 	if r.p.Ideal {
-		r.syncShown()
-		for i, v := range r.shown {
+		for i, v := range r.shownLight() {
 			st.Level[i] = float64(v)
 		}
 	}
@@ -272,22 +351,22 @@ func (r *Retina) State() State {
 
 // SetState restores a state saved by State from a retina with the same Params. Stimuli prepared
 // before SetState carry the old sensitivities: prepare them again. On error the retina is
-// unchanged.
+// unchanged. Every state State returns is accepted.
 func (r *Retina) SetState(st State) error {
 	if len(st.Sensitivity) != N {
-		return fmt.Errorf("retina: state: %d sensitivities, want %d", len(st.Sensitivity), N)
+		return fmt.Errorf("retina: sensitivity: %d values, want %d", len(st.Sensitivity), N)
 	}
 	if len(st.Level) != N {
-		return fmt.Errorf("retina: state: %d levels, want %d", len(st.Level), N)
+		return fmt.Errorf("retina: level: %d values, want %d", len(st.Level), N)
 	}
 	for i, v := range st.Sensitivity {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("retina: state: sensitivity of cell %d is %v, want a finite number >= 0", i, v)
+			return fmt.Errorf("retina: sensitivity: cell %d is %v, want a finite number >= 0", i, v)
 		}
 	}
 	for i, v := range st.Level {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("retina: state: level of cell %d is %v, want a finite number >= 0", i, v)
+			return fmt.Errorf("retina: level: cell %d is %v, want a finite number >= 0", i, v)
 		}
 	}
 	copy(r.sens[:], st.Sensitivity)
@@ -297,6 +376,8 @@ func (r *Retina) SetState(st State) error {
 		for i, v := range st.Level {
 			r.shown[i] = float32(v)
 		}
+	} else {
+		r.bounds()
 	}
 	return nil
 }

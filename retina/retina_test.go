@@ -14,10 +14,12 @@ func uniform(y uint8) *image.Gray {
 	return grayImage(0, 0, 20, 20, func(int, int) uint8 { return y })
 }
 
-// quiet returns DefaultParams without spread, noise and blur: only gamma, lag and threshold.
+// quiet returns DefaultParams without spread, noise and blur: only gamma, lag and threshold, with
+// DarkFigure polarity (uniform black cards would be light figures under AutoPolarity).
 func quiet() Params {
 	p := DefaultParams()
 	p.Spread, p.DarkNoise, p.Blur = 0, 0, 0
+	p.Polarity = DarkFigure
 	return p
 }
 
@@ -480,8 +482,8 @@ func TestSetStateErrors(t *testing.T) {
 		st   State
 		want string
 	}{
-		{"empty", State{}, "sensitivities"},
-		{"short levels", bad(func(s *State) { s.Level = s.Level[:10] }), "10 levels"},
+		{"empty", State{}, "sensitivity: 0 values"},
+		{"short levels", bad(func(s *State) { s.Level = s.Level[:10] }), "level: 10 values"},
 		{"NaN sensitivity", bad(func(s *State) { s.Sensitivity[3] = math.NaN() }), "cell 3"},
 		{"negative sensitivity", bad(func(s *State) { s.Sensitivity[4] = -1 }), "cell 4"},
 		{"infinite level", bad(func(s *State) { s.Level[5] = math.Inf(1) }), "cell 5"},
@@ -517,7 +519,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative lamp", func(p *Params) { p.Lamp = -1 }, "lamp"},
 		{"blinding lamp", func(p *Params) { p.Lamp = 1e300 }, "lamp"},
 		{"surround above 1", func(p *Params) { p.Surround = 1.5 }, "surround"},
-		{"unknown polarity", func(p *Params) { p.Polarity = 2 }, "polarity"},
+		{"unknown polarity", func(p *Params) { p.Polarity = 3 }, "polarity"},
 		{"negative spread", func(p *Params) { p.Spread = -0.1 }, "spread"},
 		{"negative rise", func(p *Params) { p.RiseTau = -1 }, "rise_tau"},
 		{"negative decay", func(p *Params) { p.DecayTau = -1 }, "decay_tau"},
