@@ -5,41 +5,54 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/mark1-perceptron/mark1/internal/detmath"
 )
 
 // MaxPots is the largest number of A-unit pots a rack may have: active lists hold uint16
 // indices.
 const MaxPots = 1 << 16
 
-// minGain is the floor of the drawn motor and track gains: a motor or track that far off would
-// have been replaced.
-const minGain = 0.5
-
 // Rack is one R-unit's pots: n A-unit pots (indices 0..n-1) and the bias pot (index n). It is
 // not safe for concurrent use.
 type Rack struct {
-	prm   Params
-	n     int
-	ideal bool
+	prm     Params
+	n       int
+	ideal   bool
+	ratchet bool
 
-	m  []float64 // motor positions (ideal: the same array as p)
-	p  []float64 // wiper positions
-	k  []float64 // motor gains
-	g  []float64 // track gains
-	rd []float64 // readings g*quantize(p) (ideal: the same array as p)
+	m   []float64 // motor-side (gear-train input) positions (ideal: the same array as p)
+	p   []float64 // wiper (shaft) positions
+	k   []float64 // motor gains
+	g   []float64 // track gains
+	rd  []float64 // readings g*quantize(p) (ideal: the same array as p)
+	rem []float64 // ratchet: teeth commanded but not yet delivered, in [-1/2, 1/2]; else nil
 
 	t      float64 // machine time, s
 	acc    float64 // machine time since the last drift batch, s
-	gain   float64 // rack gain at t
+	factor float64 // the rack's warm-up factor f
+	coef   float64 // TrackDrift*f
+	left   float64 // remaining warm-up fraction, exp(-t/TrackTau)
+	gain   float64 // rack gain 1 + coef*(1 - left)
+	warm   bool    // the rack gain changes (analog, TrackDrift != 0)
+	lastDt float64 // the dt of the cached warm-up factor (-1: none)
+	lastF  float64 // exp(-lastDt/TrackTau)
+
 	half   float64 // Backlash/2
+	lim    float64 // wiper (shaft) stops, Range
+	mlim   float64 // motor-side limit, Range + Backlash/2 (see motorLimit)
 	perRes float64 // 1/Resolution (0 if continuous)
+	teeth  float64 // ratchet teeth per increment
+	miss   float64 // ratchet: probability of a missed stroke
+	slip   float64 // ratchet: probability of a missed or double stroke
 	mark   []bool  // scratch for Drive's inactive pots, all false between calls
-	jitter bool    // per-pulse jitter on
+	jitter bool    // per-pulse jitter on (motor drive)
 }
 
-// NewRack builds the rack of one R-unit with n A-unit pots and a bias pot, all at 0. rng draws
-// the fixed per-pot motor and track gains; it may be nil in ideal mode or when MotorSpread and
-// Tolerance are both 0.
+// NewRack builds the rack of one R-unit with n A-unit pots and a bias pot, all at 0, each motor
+// side in the middle of its gear play, the rack cold. rng draws the fixed per-pot motor and
+// track gains and the rack's warm-up factor; it may be nil in ideal mode or when MotorSpread
+// and Tolerance are 0 and TrackDrift or TrackSpread is 0.
 func NewRack(n int, p Params, rng *rand.Rand) (*Rack, error) {
 	if n < 0 || n > MaxPots {
 		return nil, fmt.Errorf("potentiometer: %d A-unit pots, want 0..%d", n, MaxPots)
@@ -47,7 +60,7 @@ func NewRack(n int, p Params, rng *rand.Rand) (*Rack, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	r := &Rack{prm: p, n: n, ideal: p.Ideal, mark: make([]bool, n), gain: 1}
+	r := &Rack{prm: p, n: n, ideal: p.Ideal, mark: make([]bool, n), factor: 1, left: 1, gain: 1, lastDt: -1}
 	r.p = make([]float64, n+1)
 	r.k = make([]float64, n+1)
 	r.g = make([]float64, n+1)
@@ -58,26 +71,76 @@ func NewRack(n int, p Params, rng *rand.Rand) (*Rack, error) {
 		r.m, r.rd = r.p, r.p
 		return r, nil
 	}
-	if (p.MotorSpread > 0 || p.Tolerance > 0) && rng == nil {
-		return nil, errors.New("potentiometer: NewRack needs a random source for the motor and track spreads")
+	drawFactor := p.TrackDrift != 0 && p.TrackSpread > 0
+	if (p.MotorSpread > 0 || p.Tolerance > 0 || drawFactor) && rng == nil {
+		return nil, errors.New("potentiometer: NewRack needs a random source for the motor, track and warm-up spreads")
 	}
 	r.m = make([]float64, n+1)
 	r.rd = make([]float64, n+1)
 	r.half = p.Backlash / 2
+	r.lim = p.Range
+	r.mlim = motorLimit(p.Range, r.half)
 	if p.Resolution > 0 {
 		r.perRes = 1 / p.Resolution
 	}
-	r.jitter = p.PulseJitter > 0
+	if p.Drive == DriveRatchet {
+		r.ratchet = true
+		r.rem = make([]float64, n+1)
+		r.teeth = p.TeethPerIncrement
+		r.miss, r.slip = p.RatchetMiss, p.RatchetMiss+p.RatchetDouble
+	} else {
+		r.jitter = p.PulseJitter > 0
+	}
 	for i := range r.k {
 		if p.MotorSpread > 0 {
-			r.k[i] = max(minGain, 1+p.MotorSpread*rng.NormFloat64())
+			r.k[i] = clamp(1+float64(p.MotorSpread*detmath.Normal(rng)), MinGain, MaxGain)
 		}
 		if p.Tolerance > 0 {
-			r.g[i] = max(minGain, 1+p.Tolerance*rng.NormFloat64())
+			r.g[i] = clamp(1+float64(p.Tolerance*detmath.Normal(rng)), MinGain, MaxGain)
 		}
 	}
+	if drawFactor {
+		r.factor = clamp(1+float64(p.TrackSpread*detmath.Normal(rng)), 0, MaxTrackFactor)
+	}
+	r.setWarm()
 	r.refresh()
 	return r, nil
+}
+
+// setWarm derives the warm-up coefficient and the rack gain from the factor and the remaining
+// warm-up fraction (analog mode).
+func (r *Rack) setWarm() {
+	r.warm = r.prm.TrackDrift != 0
+	r.coef = float64(r.prm.TrackDrift * r.factor)
+	r.gain = 1 + float64(r.coef*(1-r.left))
+}
+
+func clamp(x, lo, hi float64) float64 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// motorLimit returns the motor-side limit for wiper stops at +-lim and half-play h: the largest
+// float64 m with m - h <= lim as float64 arithmetic rounds it, so that a motor side anywhere
+// up to it keeps its wiper within the stops and the motor side at it holds the wiper exactly at
+// the stop. +Inf when lim is.
+func motorLimit(lim, h float64) float64 {
+	if math.IsInf(lim, 1) {
+		return lim
+	}
+	m := lim + h
+	for m-h > lim {
+		m = math.Nextafter(m, math.Inf(-1))
+	}
+	for up := math.Nextafter(m, math.Inf(1)); up-h <= lim; up = math.Nextafter(m, math.Inf(1)) {
+		m = up
+	}
+	return m
 }
 
 // Params returns the rack's parameters.
@@ -129,19 +192,21 @@ func (r *Rack) Sum(active []uint16, noise *rand.Rand) float64 {
 	if r.ideal {
 		return s
 	}
-	s *= r.gain
+	s = float64(s * r.gain)
 	if r.prm.ContactNoise > 0 {
-		s += r.prm.ContactNoise * math.Sqrt(float64(len(active)+1)) * noise.NormFloat64()
+		s += float64(r.prm.ContactNoise * math.Sqrt(float64(len(active)+1)) * detmath.Normal(noise))
 	}
 	return s
 }
 
-// Drive sends correction pulses: the motors of every active pot and of the bias pot move
-// onActive increments, and, if onInactive != 0, the motor of every other A-unit pot moves
-// onInactive increments (the gamma rule). Steps may be fractional; their sign is the direction.
-// active holds distinct A-unit indices below Len()-1. In ideal mode the wipers move exactly
-// the steps and noise is not used (it may be nil); otherwise noise draws the per-pulse jitter,
-// once per moved pot, and must not be nil if PulseJitter > 0. Non-finite steps panic.
+// Drive sends correction pulses: the drives of every active pot and of the bias pot move
+// onActive increments, and, if onInactive != 0, the drive of every other A-unit pot moves
+// onInactive increments (the gamma rule). Steps may be fractional; their sign is the
+// direction. active holds distinct A-unit indices below Len()-1. In ideal mode the wipers move
+// exactly the steps and noise is not used (it may be nil). Otherwise a motor draws its pulse
+// jitter from noise, once per moved pot, and a ratchet its slips, once per relay stroke; noise
+// must not be nil if PulseJitter > 0 (motor) or RatchetMiss or RatchetDouble > 0 (ratchet).
+// A wiper never moves against its step. Non-finite steps panic.
 func (r *Rack) Drive(active []uint16, onActive, onInactive float64, noise *rand.Rand) {
 	if math.IsNaN(onActive) || math.IsInf(onActive, 0) || math.IsNaN(onInactive) || math.IsInf(onInactive, 0) {
 		panic(fmt.Sprintf("potentiometer: Drive(%v, %v): non-finite steps", onActive, onInactive))
@@ -193,35 +258,84 @@ func (r *Rack) Drive(active []uint16, onActive, onInactive float64, noise *rand.
 	}
 }
 
-// move drives pot i's motor by s nominal increments and lets the wiper follow through the
-// backlash (analog mode only).
+// move sends pot i a step of s nominal increments through its drive (analog mode).
 func (r *Rack) move(i int, s float64, noise *rand.Rand) {
-	travel := s * r.k[i]
-	if r.jitter {
-		travel *= 1 + r.prm.PulseJitter*(2*noise.Float64()-1)
+	if r.ratchet {
+		r.stroke(i, s, noise)
+		return
 	}
+	travel := float64(s * r.k[i])
+	if r.jitter {
+		u := noise.Float64()
+		travel = float64(travel * (1 + float64(r.prm.PulseJitter*(float64(2*u)-1))))
+	}
+	r.turn(i, travel)
+}
+
+// stroke sends pot i's ratchet the whole teeth due for a step of s increments: the controller
+// adds the step's teeth to the pot's remainder, fires the nearest whole number of relay
+// strokes (never against the step), and keeps the rest, within half a tooth. Each stroke
+// misses its tooth with probability RatchetMiss and moves two with RatchetDouble.
+func (r *Rack) stroke(i int, s float64, noise *rand.Rand) {
+	due := float64(s*r.teeth) + r.rem[i]
+	n := math.Round(due)
+	if (s > 0 && n < 0) || (s < 0 && n > 0) {
+		n = 0 // a rounding of due to -1/2 (+1/2) against the step: wait
+	}
+	r.rem[i] = due - n // exact: |due - n| <= 1/2
+	strokes := math.Abs(n)
+	if strokes == 0 {
+		return
+	}
+	teeth := strokes
+	if r.slip > 0 {
+		for range int(strokes) {
+			if u := noise.Float64(); u < r.miss {
+				teeth--
+			} else if u < r.slip {
+				teeth++
+			}
+		}
+		if teeth == 0 {
+			return
+		}
+	}
+	travel := float64(teeth*r.k[i]) / r.teeth
+	if n < 0 {
+		travel = -travel
+	}
+	r.turn(i, travel)
+}
+
+// turn moves pot i's motor side by travel increments and lets the wiper follow through the
+// play: a motor side moving up pushes the wiper to m - Backlash/2 when it lags further behind,
+// one moving down pulls it to m + Backlash/2, and otherwise the wiper stays put. The motor
+// side stops at the motor-side limit, where it holds the wiper exactly at the end stop. The
+// wiper never moves against travel, stays within the stops, and stays within the play of the
+// motor side: m - Backlash/2 <= p <= m + Backlash/2, each bound as float64 arithmetic rounds
+// it (the invariant SetState checks).
+func (r *Rack) turn(i int, travel float64) {
+	m0, p0 := r.m[i], r.p[i]
+	p := p0
+	var m float64
 	// Explicit comparisons rather than min and max: the values are never NaN, and the
 	// builtins' NaN and signed-zero handling costs more than the whole backlash model.
-	lim := r.prm.Range
-	m := r.m[i] + travel
-	if m > lim {
-		m = lim
-	} else if m < -lim {
-		m = -lim
+	if travel > 0 {
+		m = m0 + travel
+		if m >= r.mlim {
+			m, p = r.mlim, r.lim // driven into the stop
+		} else if x := m - r.half; p < x {
+			p = x
+		}
+	} else {
+		m = m0 + travel
+		if m <= -r.mlim {
+			m, p = -r.mlim, -r.lim
+		} else if x := m + r.half; p > x {
+			p = x
+		}
 	}
 	r.m[i] = m
-	p0 := r.p[i]
-	p := p0
-	if m > p+r.half {
-		p = m - r.half
-	} else if m < p-r.half {
-		p = m + r.half
-	}
-	if p > lim {
-		p = lim
-	} else if p < -lim {
-		p = -lim
-	}
 	if p != p0 {
 		r.p[i] = p
 		r.rd[i] = r.read(i, p)
@@ -232,9 +346,9 @@ func (r *Rack) move(i int, s float64, noise *rand.Rand) {
 // track's resolution.
 func (r *Rack) read(i int, p float64) float64 {
 	if res := r.prm.Resolution; res > 0 {
-		p = res * math.RoundToEven(p*r.perRes)
+		p = float64(res * math.RoundToEven(float64(p*r.perRes)))
 	}
-	return r.g[i] * p
+	return float64(r.g[i] * p)
 }
 
 // refresh recomputes every reading (analog mode).
@@ -245,11 +359,13 @@ func (r *Rack) refresh() {
 }
 
 // Advance lets dt seconds of machine time pass (dt >= 0; negative or non-finite dt panics).
-// The rack gain follows the warm-up curve; the wipers drift in batches: once DriftInterval
-// seconds have accumulated, every wiper takes one Gaussian step of variance
-// WiperDrift^2*elapsed/3600 (exact however dt compares with the interval) and the readings are
-// refreshed. Between batches nothing is computed per pot. In ideal mode Advance only counts
-// time and noise is not used (it may be nil); otherwise noise must not be nil if WiperDrift > 0.
+// The rack gain follows the warm-up curve: the remaining warm-up fraction is multiplied by
+// exp(-dt/TrackTau), a factor computed once for each new dt and cached. The shafts drift in
+// batches: once DriftInterval seconds have accumulated, every shaft (motor side and wiper
+// together) takes one Gaussian step of variance WiperDrift^2*elapsed/3600 (exact however dt
+// compares with the interval), stopped at the end stops, and the readings are refreshed.
+// Between batches nothing is computed per pot. In ideal mode Advance only counts time and
+// noise is not used (it may be nil); otherwise noise must not be nil if WiperDrift > 0.
 func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 	if !(dt >= 0) || math.IsInf(dt, 0) {
 		panic(fmt.Sprintf("potentiometer: Advance(%v): want a finite dt >= 0", dt))
@@ -258,7 +374,13 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 	if r.ideal {
 		return
 	}
-	r.gain = r.gainAt(r.t)
+	if r.warm {
+		if dt != r.lastDt {
+			r.lastDt, r.lastF = dt, detmath.Exp(-dt/r.prm.TrackTau)
+		}
+		r.left = float64(r.left * r.lastF)
+		r.gain = 1 + float64(r.coef*(1-r.left))
+	}
 	if r.prm.WiperDrift > 0 {
 		r.acc += dt
 		if r.acc >= r.prm.DriftInterval {
@@ -267,21 +389,29 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 	}
 }
 
-// gainAt is the rack gain after t seconds of machine time.
-func (r *Rack) gainAt(t float64) float64 {
-	if r.ideal || r.prm.TrackDrift == 0 {
-		return 1
-	}
-	return 1 + r.prm.TrackDrift*(1-math.Exp(-t/r.prm.TrackTau))
-}
-
-// drift applies the accumulated wiper drift to every pot.
+// drift moves every shaft by its accumulated creep: the wiper and the motor side move
+// together, so the play between them is kept and no later pulse undoes the drift; a shaft
+// stops at the end stops.
 func (r *Rack) drift(noise *rand.Rand) {
 	sd := r.prm.WiperDrift * math.Sqrt(r.acc/3600)
 	r.acc = 0
-	lim := r.prm.Range
-	for i := range r.p {
-		r.p[i] = min(max(r.p[i]+sd*noise.NormFloat64(), -lim), lim)
+	for i, p0 := range r.p {
+		p := clamp(p0+float64(sd*detmath.Normal(noise)), -r.lim, r.lim)
+		r.p[i] = p
+		r.m[i] = r.follow(r.m[i]+(p-p0), p)
 	}
 	r.refresh()
+}
+
+// follow returns m moved by the fewest ulps that puts wiper p within its play,
+// m - Backlash/2 <= p <= m + Backlash/2 as float64 arithmetic rounds it: a shift of the whole
+// shaft rounds the motor side and the wiper separately.
+func (r *Rack) follow(m, p float64) float64 {
+	for m-r.half > p {
+		m = math.Nextafter(m, math.Inf(-1))
+	}
+	for m+r.half < p {
+		m = math.Nextafter(m, math.Inf(1))
+	}
+	return m
 }

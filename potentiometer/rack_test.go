@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -126,6 +127,9 @@ func TestGammaConserves(t *testing.T) {
 }
 
 func TestEndStops(t *testing.T) {
+	// The mechanical stops are on the pot's shaft at +-Range: a wiper driven into a stop
+	// reaches it exactly, the motor side stops Backlash/2 further on (the play taken up), and
+	// a reversal first takes up the play.
 	tests := []struct {
 		name          string
 		backlash      float64
@@ -137,8 +141,11 @@ func TestEndStops(t *testing.T) {
 	}{
 		{"no backlash up", 0, 1, 3, 3, -1, 2, 2},
 		{"no backlash down", 0, -1, -3, -3, 1, -2, -2},
-		{"backlash up", 0.4, 1, 3, 2.8, -1, 2.2, 2},
+		{"backlash up", 0.4, 1, 3.2, 3, -1, 2.4, 2.2},
+		{"backlash down", 0.4, -1, -3.2, -3, 1, -2.4, -2.2},
+		{"reversal within the play", 0.4, 1, 3.2, 3, -0.3, 3, 2.9},
 		{"big step", 0, 100, 3, 3, -0.5, 2.5, 2.5},
+		{"big step, backlash", 0.4, 100, 3.2, 3, -0.5, 2.9, 2.7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,7 +156,7 @@ func TestEndStops(t *testing.T) {
 				r.Drive([]uint16{0}, tt.steps, 0, nil)
 			}
 			st := r.State()
-			if st.Motor[0] != tt.wantM || math.Abs(st.Wiper[0]-tt.wantP) > 1e-12 {
+			if st.Motor[0] != tt.wantM || st.Wiper[0] != tt.wantP {
 				t.Fatalf("at the stop: motor %v wiper %v, want %v %v", st.Motor[0], st.Wiper[0], tt.wantM, tt.wantP)
 			}
 			if st.Motor[1] != 0 || st.Wiper[1] != 0 {
@@ -162,18 +169,32 @@ func TestEndStops(t *testing.T) {
 			}
 		})
 	}
-	// Drift does not push wipers through the stops either.
+	// Drift does not push shafts through the stops either, and keeps each motor side within
+	// its limits and the play of its wiper.
 	p := quiet()
-	p.Range, p.WiperDrift, p.DriftInterval = 1, 50, 60
+	p.Range, p.Backlash, p.WiperDrift, p.DriftInterval = 1, 0.3, 50, 60
 	r := mustRack(t, 100, p, nil)
 	rng := newRNG(3)
-	for range 100 {
+	all := make([]uint16, 100)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	stops := 0
+	for step := range 100 {
+		r.Drive(all[:step], float64(step%3-1), 0, rng)
 		r.Advance(60, rng)
+		st := r.State()
 		for i := range r.Len() {
-			if math.Abs(r.Pos(i)) > 1 {
-				t.Fatalf("pot %d drifted to %v, beyond the stops", i, r.Pos(i))
+			if math.Abs(st.Wiper[i]) > 1 || math.Abs(st.Motor[i]) > 1.15 || st.Motor[i]-0.15 > st.Wiper[i] || st.Motor[i]+0.15 < st.Wiper[i] {
+				t.Fatalf("step %d: pot %d drifted to motor %v, wiper %v: beyond the stops or the play", step, i, st.Motor[i], st.Wiper[i])
+			}
+			if math.Abs(st.Wiper[i]) == 1 {
+				stops++
 			}
 		}
+	}
+	if stops == 0 {
+		t.Fatal("drift never reached a stop: the test tests nothing")
 	}
 }
 
@@ -345,6 +366,31 @@ func TestDraws(t *testing.T) {
 		r.Drive(tt.active, tt.on, tt.off, rng)
 		if src.n != tt.want {
 			t.Errorf("Drive(%v, %v, %v): %d draws, want %d", tt.active, tt.on, tt.off, src.n, tt.want)
+		}
+	}
+	// Ratchet with slips: one uniform per relay stroke, none for the teeth carried over.
+	p = quiet()
+	p.Drive, p.TeethPerIncrement, p.RatchetMiss, p.PulseJitter = DriveRatchet, 2, 0.1, 0.1
+	r = mustRack(t, 50, p, nil)
+	for _, tt := range []struct {
+		active  []uint16
+		on, off float64
+		want    int
+	}{
+		{[]uint16{1, 2, 3}, 1, 0, 8},     // 2 strokes each for 4 pots
+		{[]uint16{1, 2, 3}, 0.2, 0, 0},   // 0.4 teeth each: carried
+		{[]uint16{1, 2, 3}, 0.2, 0, 4},   // 0.8 teeth due: one stroke each, -0.2 carried
+		{[]uint16{1, 2, 3}, 0.35, 0, 4},  // 0.5 teeth due: a tie rounds away from zero, one stroke
+		{[]uint16{1, 2, 3}, 0.25, 0, 0},  // -0.5 + 0.5 teeth: nothing due
+		{[]uint16{1, 2, 3}, -3, 0, 24},   // 6 strokes each
+		{[]uint16{1, 2, 3}, 0, 0.5, 47},  // one stroke for each of 47 other pots
+		{[]uint16{1, 2, 3}, 0, 0.1, 0},   // a fifth of a tooth: carried
+		{[]uint16{1, 2, 3}, 0, 0.15, 47}, // 0.5 teeth due: one stroke
+	} {
+		src.n = 0
+		r.Drive(tt.active, tt.on, tt.off, rng)
+		if src.n != tt.want {
+			t.Errorf("ratchet Drive(%v, %v, %v): %d draws, want %d", tt.active, tt.on, tt.off, src.n, tt.want)
 		}
 	}
 }
@@ -538,58 +584,105 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 }
 
+// cloneState returns a deep copy of s.
+func cloneState(s RackState) RackState {
+	s.Motor, s.Wiper = slices.Clone(s.Motor), slices.Clone(s.Wiper)
+	s.MotorGain, s.TrackGain = slices.Clone(s.MotorGain), slices.Clone(s.TrackGain)
+	s.RatchetRemainder = slices.Clone(s.RatchetRemainder)
+	return s
+}
+
 func TestSetStateRejects(t *testing.T) {
-	p := DefaultParams()
-	r := mustRack(t, 4, p, newRNG(17))
-	r.Drive([]uint16{1}, 2, 0, newRNG(18))
-	good := r.State()
-	clone := func(f func(s *RackState)) RackState {
-		s := RackState{
-			Motor: slices.Clone(good.Motor), Wiper: slices.Clone(good.Wiper),
-			MotorGain: slices.Clone(good.MotorGain), TrackGain: slices.Clone(good.TrackGain),
-			Time: good.Time, DriftElapsed: good.DriftElapsed,
-		}
-		f(&s)
-		return s
+	ratchet := DefaultParams()
+	ratchet.Drive = DriveRatchet
+	noSpread := DefaultParams()
+	noSpread.MotorSpread, noSpread.Tolerance, noSpread.TrackSpread = 0, 0, 0
+	noDrift := DefaultParams()
+	noDrift.WiperDrift, noDrift.TrackDrift = 0, 0
+	racks := map[string]Params{"default": DefaultParams(), "ratchet": ratchet, "ideal": IdealParams(),
+		"no spread": noSpread, "no drift": noDrift}
+	goods := map[string]RackState{}
+	for name, p := range racks {
+		r := mustRack(t, 4, p, newRNG(17))
+		rng := newRNG(18)
+		r.Drive([]uint16{1}, 2, 0, rng)
+		r.Drive([]uint16{2}, -0.7, 0.3, rng)
+		r.Advance(100, rng)
+		goods[name] = r.State()
 	}
 	tests := []struct {
+		rack string
 		name string
-		st   RackState
+		mod  func(s *RackState)
 		want string
 	}{
-		{"empty", RackState{}, "motor values"},
-		{"short wiper", clone(func(s *RackState) { s.Wiper = s.Wiper[:4] }), "4 wiper values"},
-		{"long gain", clone(func(s *RackState) { s.TrackGain = append(s.TrackGain, 1) }), "track gain values"},
-		{"NaN motor", clone(func(s *RackState) { s.Motor[2] = math.NaN() }), "pot 2 motor = NaN"},
-		{"Inf wiper", clone(func(s *RackState) { s.Wiper[0] = math.Inf(-1) }), "pot 0 wiper = -Inf"},
-		{"beyond stop", clone(func(s *RackState) { s.Wiper[3] = 65 }), "end stops"},
-		{"zero gain", clone(func(s *RackState) { s.MotorGain[1] = 0 }), "motor gain 0"},
-		{"negative track gain", clone(func(s *RackState) { s.TrackGain[1] = -1 }), "want > 0"},
-		{"negative time", clone(func(s *RackState) { s.Time = -1 }), "time = -1"},
-		{"NaN time", clone(func(s *RackState) { s.Time = math.NaN() }), "time = NaN"},
-		{"Inf elapsed", clone(func(s *RackState) { s.DriftElapsed = math.Inf(1) }), "drift elapsed"},
+		{"default", "empty", func(s *RackState) { *s = RackState{} }, "potentiometer: motor: 0 values, want 5"},
+		{"default", "short wiper", func(s *RackState) { s.Wiper = s.Wiper[:4] }, "potentiometer: wiper: 4 values, want 5"},
+		{"default", "long gain", func(s *RackState) { s.TrackGain = append(s.TrackGain, 1) }, "potentiometer: track_gain: 6 values"},
+		{"default", "remainders without a ratchet", func(s *RackState) { s.RatchetRemainder = make([]float64, 5) }, "ratchet_remainder: 5 values, want 0"},
+		{"ratchet", "no remainders", func(s *RackState) { s.RatchetRemainder = nil }, "ratchet_remainder: 0 values, want 5"},
+		{"default", "NaN motor", func(s *RackState) { s.Motor[2] = math.NaN() }, "potentiometer: motor[2]: NaN, want a finite number"},
+		{"default", "Inf wiper", func(s *RackState) { s.Wiper[0] = math.Inf(-1) }, "potentiometer: wiper[0]: -Inf, want a finite number"},
+		{"default", "NaN bias gain", func(s *RackState) { s.MotorGain[4] = math.NaN() }, "motor_gain[4] (bias pot): NaN"},
+		{"ratchet", "Inf remainder", func(s *RackState) { s.RatchetRemainder[3] = math.Inf(1) }, "ratchet_remainder[3]: +Inf, want a finite number"},
+		{"default", "beyond stop", func(s *RackState) { s.Wiper[3], s.Motor[3] = 65, 65 }, "potentiometer: wiper[3]: 65, want within the end stops at +-64"},
+		{"default", "below stop", func(s *RackState) { s.Wiper[3], s.Motor[3] = -64.1, -64.1 }, "wiper[3]: -64.1, want within the end stops"},
+		{"default", "motor beyond its limit", func(s *RackState) { s.Wiper[3], s.Motor[3] = 64, 64.2 }, "potentiometer: motor[3]: 64.2, want within the motor-side limits at +-64.15"},
+		{"default", "motor out of the play", func(s *RackState) { s.Motor[0] = s.Wiper[0] + 0.2 }, "want within backlash/2 = 0.15 of its wiper"},
+		{"default", "motor out of the play below", func(s *RackState) { s.Motor[0] = s.Wiper[0] - 0.16 }, "potentiometer: motor[0]: "},
+		{"default", "zero gain", func(s *RackState) { s.MotorGain[1] = 0 }, "potentiometer: motor_gain[1]: 0, want 0.5..1.5"},
+		{"default", "negative track gain", func(s *RackState) { s.TrackGain[1] = -1 }, "potentiometer: track_gain[1]: -1, want 0.5..1.5"},
+		{"default", "gain beyond the clamp", func(s *RackState) { s.TrackGain[1] = 1.6 }, "track_gain[1]: 1.6, want 0.5..1.5"},
+		{"no spread", "gain without a spread", func(s *RackState) { s.MotorGain[2] = 1.01 }, "potentiometer: motor_gain[2]: 1.01, want 1 (its spread is 0)"},
+		{"no spread", "track gain without a tolerance", func(s *RackState) { s.TrackGain[4] = 0.99 }, "track_gain[4] (bias pot): 0.99, want 1"},
+		{"no spread", "factor without a spread", func(s *RackState) { s.TrackFactor = 1.1 }, "potentiometer: track_factor: 1.1, want 1"},
+		{"default", "negative factor", func(s *RackState) { s.TrackFactor = -0.1 }, "potentiometer: track_factor: -0.1, want 0..2"},
+		{"default", "factor beyond the clamp", func(s *RackState) { s.TrackFactor = 2.5 }, "track_factor: 2.5, want 0..2"},
+		{"default", "NaN factor", func(s *RackState) { s.TrackFactor = math.NaN() }, "track_factor: NaN, want a finite number"},
+		{"default", "warm fraction above 1", func(s *RackState) { s.WarmLeft = 1.5 }, "potentiometer: warm_left: 1.5, want 0..1"},
+		{"default", "negative warm fraction", func(s *RackState) { s.WarmLeft = -0.1 }, "potentiometer: warm_left: -0.1, want 0..1"},
+		{"no drift", "warming without track drift", func(s *RackState) { s.WarmLeft = 0.5 }, "potentiometer: warm_left: 0.5, want 1"},
+		{"no drift", "drift time without drift", func(s *RackState) { s.DriftElapsed = 5 }, "potentiometer: drift_elapsed_s: 5, want 0"},
+		{"default", "negative time", func(s *RackState) { s.Time = -1 }, "potentiometer: time_s: -1, want >= 0"},
+		{"default", "NaN time", func(s *RackState) { s.Time = math.NaN() }, "potentiometer: time_s: NaN, want a finite number"},
+		{"default", "Inf elapsed", func(s *RackState) { s.DriftElapsed = math.Inf(1) }, "potentiometer: drift_elapsed_s: +Inf, want a finite number"},
+		{"default", "negative elapsed", func(s *RackState) { s.DriftElapsed = -1 }, "potentiometer: drift_elapsed_s: -1, want >= 0 and < drift_interval_s 600"},
+		{"default", "a whole interval elapsed", func(s *RackState) { s.DriftElapsed = 600 }, "drift_elapsed_s: 600, want >= 0 and < drift_interval_s 600"},
+		{"ratchet", "remainder beyond half a tooth", func(s *RackState) { s.RatchetRemainder[1] = 0.6 }, "potentiometer: ratchet_remainder[1]: 0.6 teeth, want within half a tooth"},
+		{"ratchet", "remainder below half a tooth", func(s *RackState) { s.RatchetRemainder[4] = -0.51 }, "ratchet_remainder[4] (bias pot): -0.51 teeth"},
+		{"ideal", "motor off the wiper", func(s *RackState) { s.Motor[0] = 1 }, "potentiometer: motor[0]: 1, want the wiper's 0"},
+		{"ideal", "gain", func(s *RackState) { s.MotorGain[0] = 1.1 }, "potentiometer: motor_gain[0]: 1.1, want 1"},
+		{"ideal", "track gain", func(s *RackState) { s.TrackGain[3] = 0.9 }, "potentiometer: track_gain[3]: 0.9, want 1"},
+		{"ideal", "drift time", func(s *RackState) { s.DriftElapsed = 1 }, "potentiometer: drift_elapsed_s: 1, want 0"},
+		{"ideal", "track factor", func(s *RackState) { s.TrackFactor = 1.2 }, "potentiometer: track_factor: 1.2, want 1"},
+		{"ideal", "warm fraction", func(s *RackState) { s.WarmLeft = 0.5 }, "potentiometer: warm_left: 0.5, want 1"},
+		{"ideal", "remainders", func(s *RackState) { s.RatchetRemainder = []float64{0, 0, 0, 0, 0} }, "ratchet_remainder: 5 values, want 0"},
+		{"ideal", "NaN wiper", func(s *RackState) { s.Wiper[1], s.Motor[1] = math.NaN(), math.NaN() }, "motor[1]: NaN, want a finite number"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := readings(r)
-			err := r.SetState(tt.st)
+		t.Run(tt.rack+": "+tt.name, func(t *testing.T) {
+			r := mustRack(t, 4, racks[tt.rack], newRNG(19))
+			r.Drive([]uint16{3}, 1, 0, newRNG(20))
+			before := r.State()
+			st := cloneState(goods[tt.rack])
+			tt.mod(&st)
+			err := r.SetState(st)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "potentiometer: ") {
 				t.Fatalf("SetState: %v, want an error containing %q", err, tt.want)
 			}
-			if !slices.Equal(readings(r), before) {
+			if after := r.State(); !reflect.DeepEqual(after, before) {
 				t.Fatal("failed SetState changed the rack")
 			}
 		})
 	}
-	if err := r.SetState(good); err != nil {
-		t.Fatalf("good state: %v", err)
-	}
-	// An ideal rack's motor is its wiper.
-	ideal := mustRack(t, 2, IdealParams(), nil)
-	st := ideal.State()
-	st.Motor[0] = 1
-	if err := ideal.SetState(st); err == nil {
-		t.Fatal("ideal rack accepted motor != wiper")
+	for name, good := range goods {
+		r := mustRack(t, 4, racks[name], newRNG(21))
+		if err := r.SetState(good); err != nil {
+			t.Fatalf("%s: good state: %v", name, err)
+		}
+		if !reflect.DeepEqual(r.State(), good) {
+			t.Fatalf("%s: state did not round-trip", name)
+		}
 	}
 }
 
@@ -606,21 +699,35 @@ func TestParamsValidate(t *testing.T) {
 		{"no drift", mod(func(p *Params) { p.WiperDrift, p.DriftInterval = 0, 0 }), ""},
 		{"no warm-up", mod(func(p *Params) { p.TrackDrift, p.TrackTau = 0, 0 }), ""},
 		{"warms up", mod(func(p *Params) { p.TrackDrift = 0.05 }), ""},
-		{"zero range", mod(func(p *Params) { p.Range = 0 }), "Range = 0"},
-		{"negative range", mod(func(p *Params) { p.Range = -3 }), "Range = -3"},
-		{"NaN range", mod(func(p *Params) { p.Range = math.NaN() }), "Range = NaN"},
-		{"NaN resolution", mod(func(p *Params) { p.Resolution = math.NaN() }), "Resolution = NaN"},
-		{"negative backlash", mod(func(p *Params) { p.Backlash = -0.1 }), "Backlash = -0.1"},
-		{"Inf spread", mod(func(p *Params) { p.MotorSpread = math.Inf(1) }), "MotorSpread = +Inf"},
-		{"negative tolerance", mod(func(p *Params) { p.Tolerance = -1 }), "Tolerance"},
-		{"jitter 1", mod(func(p *Params) { p.PulseJitter = 1 }), "PulseJitter"},
-		{"negative drift", mod(func(p *Params) { p.WiperDrift = -1 }), "WiperDrift"},
-		{"no interval", mod(func(p *Params) { p.DriftInterval = 0 }), "DriftInterval = 0"},
-		{"negative interval", mod(func(p *Params) { p.DriftInterval = -60 }), "DriftInterval = -60"},
-		{"gain to zero", mod(func(p *Params) { p.TrackDrift = -1 }), "TrackDrift = -1"},
-		{"no tau", mod(func(p *Params) { p.TrackTau = 0 }), "TrackTau = 0"},
-		{"noise NaN", mod(func(p *Params) { p.ContactNoise = math.NaN() }), "ContactNoise = NaN"},
-		{"ideal NaN", func() Params { p := IdealParams(); p.Backlash = math.NaN(); return p }(), "Backlash"},
+		{"zero range", mod(func(p *Params) { p.Range = 0 }), "potentiometer: range: 0, want > 0"},
+		{"negative range", mod(func(p *Params) { p.Range = -3 }), "range: -3, want > 0"},
+		{"NaN range", mod(func(p *Params) { p.Range = math.NaN() }), "range: NaN"},
+		{"NaN resolution", mod(func(p *Params) { p.Resolution = math.NaN() }), "resolution: NaN, want a finite number"},
+		{"negative backlash", mod(func(p *Params) { p.Backlash = -0.1 }), "backlash: -0.1, want >= 0"},
+		{"Inf spread", mod(func(p *Params) { p.MotorSpread = math.Inf(1) }), "motor_spread: +Inf, want a finite number"},
+		{"negative tolerance", mod(func(p *Params) { p.Tolerance = -1 }), "tolerance: -1, want >= 0"},
+		{"jitter 1", mod(func(p *Params) { p.PulseJitter = 1 }), "pulse_jitter: 1, want < 1"},
+		{"negative drift", mod(func(p *Params) { p.WiperDrift = -1 }), "wiper_drift: -1, want >= 0"},
+		{"no interval", mod(func(p *Params) { p.DriftInterval = 0 }), "drift_interval_s: 0, want > 0"},
+		{"negative interval", mod(func(p *Params) { p.DriftInterval = -60 }), "drift_interval_s: -60, want >= 0"},
+		{"gain to zero", mod(func(p *Params) { p.TrackDrift = -1 }), "track_drift: -1, want > -0.5"},
+		{"no tau", mod(func(p *Params) { p.TrackTau = 0 }), "track_tau_s: 0, want > 0"},
+		{"noise NaN", mod(func(p *Params) { p.ContactNoise = math.NaN() }), "contact_noise: NaN, want a finite number"},
+		{"ideal NaN", func() Params { p := IdealParams(); p.Backlash = math.NaN(); return p }(), "backlash: NaN"},
+		{"neutral", NeutralParams(), ""},
+		{"zero value drive", mod(func(p *Params) { p.Drive = "" }), ""},
+		{"ratchet", mod(func(p *Params) { p.Drive = DriveRatchet }), ""},
+		{"fine ratchet", mod(func(p *Params) { p.Drive, p.TeethPerIncrement = DriveRatchet, MaxTeeth }), ""},
+		{"motor ignores teeth", mod(func(p *Params) { p.TeethPerIncrement = 0 }), ""},
+		{"warms most", mod(func(p *Params) { p.TrackDrift = -0.49 }), ""},
+		{"warm gain to zero", mod(func(p *Params) { p.TrackDrift = -0.5 }), "potentiometer: track_drift: -0.5, want > -0.5"},
+		{"negative track spread", mod(func(p *Params) { p.TrackSpread = -0.1 }), "track_spread: -0.1, want >= 0"},
+		{"stepper", mod(func(p *Params) { p.Drive = "stepper" }), `potentiometer: drive: "stepper", want "motor" or "ratchet"`},
+		{"toothless ratchet", mod(func(p *Params) { p.Drive, p.TeethPerIncrement = DriveRatchet, 0 }), "potentiometer: teeth_per_increment: 0, want > 0 and <= 1000"},
+		{"too fine", mod(func(p *Params) { p.TeethPerIncrement = 1001 }), "teeth_per_increment: 1001"},
+		{"NaN teeth", mod(func(p *Params) { p.TeethPerIncrement = math.NaN() }), "teeth_per_increment: NaN, want a finite number"},
+		{"negative miss", mod(func(p *Params) { p.RatchetMiss = -0.1 }), "ratchet_miss: -0.1, want >= 0"},
+		{"always slips", mod(func(p *Params) { p.RatchetMiss, p.RatchetDouble = 0.5, 0.5 }), "potentiometer: ratchet_double: 0.5, want < 1 - ratchet_miss"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -644,7 +751,9 @@ func TestParamsValidate(t *testing.T) {
 }
 
 func TestParamsJSON(t *testing.T) {
-	for _, p := range []Params{DefaultParams(), IdealParams(), quiet()} {
+	ratchet := DefaultParams()
+	ratchet.Drive, ratchet.TeethPerIncrement = DriveRatchet, 2.5
+	for _, p := range []Params{DefaultParams(), IdealParams(), NeutralParams(), quiet(), ratchet} {
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -660,6 +769,10 @@ func TestParamsJSON(t *testing.T) {
 	b, _ := json.Marshal(IdealParams())
 	if !strings.Contains(string(b), `"range":"+Inf"`) || !strings.Contains(string(b), `"ideal":true`) {
 		t.Fatalf("ideal params encode as %s", b)
+	}
+	b, _ = json.Marshal(ratchet)
+	if !strings.Contains(string(b), `"drive":"ratchet"`) || !strings.Contains(string(b), `"teeth_per_increment":2.5`) {
+		t.Fatalf("ratchet params encode as %s", b)
 	}
 	var q Params
 	if err := json.Unmarshal([]byte(`{"range": 12, "backlash": 0.5}`), &q); err != nil || q.Range != 12 || q.Backlash != 0.5 {
@@ -698,7 +811,9 @@ func TestPanics(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	for _, p := range []Params{DefaultParams(), IdealParams()} {
+	ratchet := DefaultParams()
+	ratchet.Drive = DriveRatchet
+	for _, p := range []Params{DefaultParams(), IdealParams(), ratchet} {
 		r := mustRack(t, 512, p, newRNG(1))
 		rng := newRNG(2)
 		active := randomActive(rng, 512, 0.5, nil)
@@ -778,7 +893,7 @@ func BenchmarkDriveGammaAnalog(b *testing.B) {
 }
 
 // BenchmarkAdvance is one presentation's worth (3 s) of machine time on an analog rack,
-// including its share of the drift batches (one per 20 presentations).
+// including its share of the drift batches (one per 200 presentations at the default 600 s).
 func BenchmarkAdvance(b *testing.B) {
 	r, _, rng := benchRack(b, DefaultParams())
 	b.ReportAllocs()
