@@ -1,8 +1,10 @@
 package machine
 
 import (
+	"errors"
 	"fmt"
 	"image"
+	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/retina"
@@ -73,4 +75,30 @@ func (m *Machine) ClassIndex(label string) int {
 		}
 	}
 	return -1
+}
+
+// SetOptics changes the retina's optics settings for the cards prepared from now on: the
+// placement (scale, offsets, rotation), the lamp, the surround and the polarity, as p has them.
+// Every other field of p must be the retina's own: a built machine keeps its cells. The cells'
+// sensitivities and current levels are kept. The ideal retina ignores the lamp.
+func (m *Machine) SetOptics(p retina.Params) error {
+	cur := m.retina.Params()
+	q := cur
+	q.Scale, q.OffsetX, q.OffsetY, q.Rotation = p.Scale, p.OffsetX, p.OffsetY, p.Rotation
+	q.Lamp, q.Surround, q.Polarity = p.Lamp, p.Surround, p.Polarity
+	if q != p {
+		return errors.New("machine: optics: only the placement, lamp, surround and polarity of a built machine's retina can change")
+	}
+	r, err := retina.New(p, rand.New(rand.NewPCG(m.cfg.Seed, streamRetina)))
+	if err != nil {
+		return fmt.Errorf("machine: optics: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := r.SetState(m.retina.State()); err != nil {
+		return fmt.Errorf("machine: optics: %w", err)
+	}
+	m.retina = r
+	m.cfg.Retina = p
+	return nil
 }

@@ -346,11 +346,13 @@ func TestReadStateErrors(t *testing.T) {
 	}{
 		{"empty", "", "empty file"},
 		{"not state", "hello\n", "not a mark1 state file"},
-		{"newer", strings.Replace(good, "mark1-state 1 ", "mark1-state 2 ", 1), "version 2 is newer"},
+		{"newer", strings.Replace(good, "mark1-state 2 ", "mark1-state 3 ", 1), "version 3 is newer"},
+		{"no header line", strings.Repeat("x", 5000), "not a mark1 state file"},
+		{"over the limit", "mark1-state 2 2000000000 " + strings.Repeat("0", 64) + "\n", "over the limit"},
 		{"truncated", good[:len(good)-10], "truncated"},
 		{"corrupt", string(flip), "checksum mismatch"},
 		{"trailing", good + "x", "data after the state"},
-		{"bad header", "mark1-state 1 x y\n", "malformed"},
+		{"bad header", "mark1-state 2 x y\n", "malformed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

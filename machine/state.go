@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -20,8 +22,8 @@ import (
 )
 
 // StateVersion is the version of the state file format this package writes and the newest it
-// reads.
-const StateVersion = 1
+// reads. Version 1 files (mark1 before the gear-true pot model) are read too: see ReadState.
+const StateVersion = 2
 
 // stateMagic opens every state file. The header line is
 //
@@ -30,8 +32,13 @@ const StateVersion = 1
 // followed by LENGTH bytes of JSON whose SHA-256 is SHA256 (hex).
 const stateMagic = "mark1-state"
 
-// maxStateBody bounds the JSON body a state file may declare (a full machine is well under 2 MB).
-const maxStateBody = 256 << 20
+// MaxStateBody is the largest JSON body a state file may have, checked by the writer and the
+// reader alike: 1 GiB. The biggest machine the limits allow (65,536 A-units, 64 R-units,
+// every analog effect on) takes about 0.5 GiB; the default machine about 0.3 MB.
+const MaxStateBody = 1 << 30
+
+// maxHeader bounds the header line; a real one is under 100 bytes.
+const maxHeader = 256
 
 // state is the JSON body of a state file.
 type state struct {
@@ -53,40 +60,17 @@ type stater interface {
 	SetState(potentiometer.RackState) error
 }
 
+// ErrTooBig is returned (wrapped) when a machine's state is larger than MaxStateBody.
+var ErrTooBig = errors.New("state larger than the limit of 1 GiB")
+
 // WriteState writes the whole machine (configuration, wiring, pot positions and their hidden
-// state, cell states, random state, clock) in the versioned state format.
+// state, cell states, random state, clock) in the versioned state format. It may be called
+// from another goroutine while the machine trains: it writes the machine as it stands between
+// two presentations.
 func (m *Machine) WriteState(w io.Writer) error {
-	st := state{
-		Config:        m.cfg,
-		Classes:       m.classes,
-		Codes:         m.codes,
-		Retina:        m.retina.State(),
-		Clock:         m.clock,
-		Presentations: m.count,
-	}
-	st.Config.Codes = nil
-	var wiring strings.Builder
-	if _, err := m.board.WriteTo(&wiring); err != nil {
-		return fmt.Errorf("machine: writing wiring: %w", err)
-	}
-	st.Wiring = wiring.String()
-	for r, rack := range m.racks {
-		s, ok := rack.(stater)
-		if !ok {
-			return fmt.Errorf("machine: rack %d: %w", r, errNotSimulated)
-		}
-		st.Racks = append(st.Racks, s.State())
-	}
-	var err error
-	if st.Noise, err = m.noiseSrc.MarshalBinary(); err != nil {
-		return fmt.Errorf("machine: %w", err)
-	}
-	if st.Order, err = m.orderSrc.MarshalBinary(); err != nil {
-		return fmt.Errorf("machine: %w", err)
-	}
-	body, err := json.Marshal(&st)
+	body, err := m.stateBody()
 	if err != nil {
-		return fmt.Errorf("machine: encoding state: %w", err)
+		return err
 	}
 	sum := sha256.Sum256(body)
 	if _, err := fmt.Fprintf(w, "%s %d %d %s\n", stateMagic, StateVersion, len(body), hex.EncodeToString(sum[:])); err != nil {
@@ -96,24 +80,109 @@ func (m *Machine) WriteState(w io.Writer) error {
 	return err
 }
 
-// Save writes the machine's state to path atomically: a temporary file is written, synced and
-// renamed, so the file at path is always either the old state or the new one.
+// stateBody encodes the machine's state as JSON.
+func (m *Machine) stateBody() ([]byte, error) {
+	m.mu.Lock()
+	st := state{
+		Config:        m.cfg,
+		Classes:       m.classes,
+		Codes:         m.codes,
+		Retina:        m.retina.State(),
+		Clock:         m.clock,
+		Presentations: m.count,
+	}
+	var err error
+	for r, rack := range m.racks {
+		s, ok := rack.(stater)
+		if !ok {
+			err = fmt.Errorf("machine: rack %d: %w", r, errNotSimulated)
+			break
+		}
+		st.Racks = append(st.Racks, s.State())
+	}
+	if err == nil {
+		st.Noise, err = m.noiseSrc.MarshalBinary()
+	}
+	if err == nil {
+		st.Order, err = m.orderSrc.MarshalBinary()
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("machine: %w", err)
+	}
+	st.Config.Codes = nil
+	var wiring strings.Builder
+	if _, err := m.board.WriteTo(&wiring); err != nil {
+		return nil, fmt.Errorf("machine: writing wiring: %w", err)
+	}
+	st.Wiring = wiring.String()
+	body, err := json.Marshal(&st)
+	if err != nil {
+		return nil, fmt.Errorf("machine: encoding state: %w", err)
+	}
+	if len(body) > MaxStateBody {
+		return nil, fmt.Errorf("machine: %d bytes of state: %w", len(body), ErrTooBig)
+	}
+	return body, nil
+}
+
+// Save writes the machine's state to path atomically (see atomicfile.Write): the file at path
+// is always either the old state or the new one, a device, FIFO or folder at path is refused,
+// and a symbolic link at path is followed (its target is replaced).
 func (m *Machine) Save(path string) error {
-	return atomicfile.Write(path, 0o644, m.WriteState)
+	body, err := m.stateBody()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	sum := sha256.Sum256(body)
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		if _, err := fmt.Fprintf(w, "%s %d %d %s\n", stateMagic, StateVersion, len(body), hex.EncodeToString(sum[:])); err != nil {
+			return err
+		}
+		_, err := w.Write(body)
+		return err
+	})
+}
+
+// Clone returns an independent copy of the machine, which continues exactly as m would. It
+// fails for a machine with racks that are not simulated.
+func (m *Machine) Clone() (*Machine, error) {
+	var buf bytes.Buffer
+	if err := m.WriteState(&buf); err != nil {
+		return nil, err
+	}
+	c, err := ReadState(&buf, "clone")
+	if err != nil {
+		return nil, err
+	}
+	c.obs = m.obs
+	return c, nil
 }
 
 // ReadState reads a machine written by WriteState; name is used in error messages. The loaded
 // machine continues exactly as the saved one would have.
+//
+// The file is checked as a whole before a machine is built from it: the header (at most 256
+// bytes), the length (at most MaxStateBody) and checksum, the JSON (no unknown field at any
+// depth, nothing after the body), and every value against the range the machine could have
+// produced itself (the parts' SetState checks positions, gains and levels), so that any
+// machine that loads can train and be saved again. Errors name the file and the field.
+//
+// Version 1 files are read with the new model's parameters at the values that reproduce
+// version 1's behaviour where the new model allows it (file order; see migrateV1); an analog
+// machine then continues under the gear-true pot model, not bit for bit as version 1 would.
 func ReadState(r io.Reader, name string) (*Machine, error) {
-	br := bufio.NewReader(r)
-	header, err := br.ReadString('\n')
-	if err != nil && !(errors.Is(err, io.EOF) && header != "") {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file, not a mark1 state file", name)
-		}
+	br := bufio.NewReaderSize(r, 4096)
+	header, err := br.ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull) || len(header) > maxHeader:
+		return nil, fmt.Errorf("%s: not a mark1 state file (no header line in the first %d bytes)", name, maxHeader)
+	case errors.Is(err, io.EOF) && len(header) == 0:
+		return nil, fmt.Errorf("%s: empty file, not a mark1 state file", name)
+	case err != nil && !errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	f := strings.Fields(header)
+	f := strings.Fields(string(header))
 	if len(f) == 0 || f[0] != stateMagic {
 		return nil, fmt.Errorf("%s: not a mark1 state file", name)
 	}
@@ -127,45 +196,64 @@ func ReadState(r io.Reader, name string) (*Machine, error) {
 	if version > StateVersion {
 		return nil, fmt.Errorf("%s: state file version %d is newer than this mark1 reads (%d); upgrade mark1", name, version, StateVersion)
 	}
-	length, err := strconv.Atoi(f[2])
-	if err != nil || length < 2 || length > maxStateBody {
+	length, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || length < 2 {
 		return nil, fmt.Errorf("%s: malformed state length %q", name, f[2])
+	}
+	if length > MaxStateBody {
+		return nil, fmt.Errorf("%s: state of %d bytes is over the limit of %d bytes", name, length, MaxStateBody)
 	}
 	want, err := hex.DecodeString(f[3])
 	if err != nil || len(want) != sha256.Size {
 		return nil, fmt.Errorf("%s: malformed state checksum", name)
 	}
+	// The buffer grows with the data that arrives, so a header that lies costs nothing.
 	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(br, int64(length)+1))
+	n, err := io.Copy(&buf, io.LimitReader(br, length+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if n < int64(length) {
+	if n < length {
 		return nil, fmt.Errorf("%s: truncated: %d of %d bytes of state", name, n, length)
 	}
-	if n > int64(length) {
+	if n > length {
 		return nil, fmt.Errorf("%s: corrupt: data after the state", name)
 	}
 	body := buf.Bytes()
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], want) {
 		return nil, fmt.Errorf("%s: corrupt: checksum mismatch", name)
 	}
-	var st state
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("%s: corrupt state: %w", name, err)
-	}
-	m, err := fromState(&st, name)
+	m, err := decodeState(body, version)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return m, nil
 }
 
-// Load reads a machine from a state file.
+// decodeState builds a machine from a checked state body of the given version.
+func decodeState(body []byte, version int) (*Machine, error) {
+	var st state
+	if version == 1 {
+		st.Config = v1Config()
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return nil, fmt.Errorf("corrupt state: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("corrupt state: data after the JSON body")
+	}
+	if version == 1 {
+		migrateV1(&st)
+	}
+	return fromState(&st)
+}
+
+// Load reads a machine from a state file. Only a regular file is read (a FIFO or a device is
+// refused at once, naming it).
 func Load(path string) (*Machine, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -173,39 +261,102 @@ func Load(path string) (*Machine, error) {
 	return ReadState(f, path)
 }
 
-func fromState(st *state, name string) (*Machine, error) {
-	board, err := patchboard.Read(strings.NewReader(st.Wiring), name+" (wiring)")
+// openRegular opens path for reading if it is a regular file (following symbolic links),
+// without blocking on a FIFO.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %s, not a regular file", path, fileKind(fi.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	// The path may have been replaced between Stat and Open.
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return f, nil
+}
+
+// fileKind names the kind of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// fromState builds the machine a state describes, checking every part against what the
+// machine itself could have produced.
+func fromState(st *state) (*Machine, error) {
+	board, err := patchboard.Read(strings.NewReader(st.Wiring), "wiring")
 	if err != nil {
 		return nil, err
 	}
 	cfg := st.Config
 	cfg.Board = board
+	if cfg.Coding == CodingTable && len(st.Codes) == 0 {
+		return nil, errors.New("codes: a table coding without a code table")
+	}
 	cfg.Codes = st.Codes
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	// The codes must be what the coding gives (or any valid table for a table coding).
+	if cfg.Coding != CodingTable {
+		want, _, err := buildCodes(cfg.Coding, nil, len(st.Classes), cfg.RUnits)
+		if err != nil {
+			return nil, err
+		}
+		if !reflect.DeepEqual(want, st.Codes) {
+			return nil, fmt.Errorf("codes: not the %s codes of %d classes on %d R-units", cfg.Coding, len(st.Classes), cfg.RUnits)
+		}
+	}
 	cfg.Coding = CodingTable
 	m, err := New(cfg, st.Classes)
 	if err != nil {
 		return nil, err
 	}
 	m.cfg.Coding = st.Config.Coding
+	if m.cfg.Coding != CodingTable {
+		m.cfg.Codes = nil
+	}
 	if len(st.Racks) != len(m.racks) {
-		return nil, fmt.Errorf("state has %d racks for %d R-units", len(st.Racks), len(m.racks))
+		return nil, fmt.Errorf("racks: %d racks for %d R-units", len(st.Racks), len(m.racks))
 	}
 	for r, rs := range st.Racks {
 		if err := m.racks[r].(stater).SetState(rs); err != nil {
-			return nil, fmt.Errorf("rack %d: %w", r, err)
+			return nil, fmt.Errorf("racks[%d]: %w", r, err)
 		}
 	}
 	if err := m.retina.SetState(st.Retina); err != nil {
 		return nil, err
 	}
 	if err := m.noiseSrc.UnmarshalBinary(st.Noise); err != nil {
-		return nil, fmt.Errorf("noise random state: %w", err)
+		return nil, fmt.Errorf("noise_rng: %w", err)
 	}
 	if err := m.orderSrc.UnmarshalBinary(st.Order); err != nil {
-		return nil, fmt.Errorf("order random state: %w", err)
+		return nil, fmt.Errorf("order_rng: %w", err)
 	}
-	if !(st.Clock >= 0) {
-		return nil, fmt.Errorf("clock %v is not a machine time", st.Clock)
+	if !(st.Clock >= 0) || math.IsInf(st.Clock, 0) {
+		return nil, fmt.Errorf("clock_s: %v, want a finite machine time >= 0", st.Clock)
+	}
+	for r, rs := range st.Racks {
+		if rs.Time != st.Clock {
+			return nil, fmt.Errorf("racks[%d]: time_s %v, but the machine's clock_s is %v", r, rs.Time, st.Clock)
+		}
 	}
 	m.clock, m.count = st.Clock, st.Presentations
 	return m, nil

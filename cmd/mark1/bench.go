@@ -52,8 +52,8 @@ func cmdBench(args []string, stdout, _ io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if !(*secs > 0) {
-		return usageErr("--seconds must be positive")
+	if !(*secs > 0) || *secs > 3600 {
+		return usageErr(fmt.Sprintf("--seconds %v: want more than 0 and at most 3600", *secs))
 	}
 	const data = "builtin:letters"
 	set, err := builtin.Load("letters")

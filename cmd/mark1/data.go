@@ -9,8 +9,17 @@ import (
 )
 
 // loadData reads a --data argument: builtin:NAME, idx:IMAGES,LABELS, or a folder with one
-// sub-folder per class.
-func loadData(spec string) (*images.Set, error) {
+// sub-folder per class, within the loader's memory budget. The set's Name is the spec.
+func loadData(spec string, l *images.Loader) (*images.Set, error) {
+	set, err := loadSpec(spec, l)
+	if err != nil {
+		return nil, err
+	}
+	set.Name = spec
+	return set, nil
+}
+
+func loadSpec(spec string, l *images.Loader) (*images.Set, error) {
 	switch {
 	case spec == "":
 		return nil, usageErr("--data is required (builtin:NAME, idx:IMAGES,LABELS or a folder)")
@@ -21,8 +30,8 @@ func loadData(spec string) (*images.Set, error) {
 		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
 			return nil, usageErr(fmt.Sprintf("--data %q: want idx:IMAGES,LABELS", spec))
 		}
-		return images.LoadIDX(parts[0], parts[1])
+		return l.LoadIDX(parts[0], parts[1])
 	default:
-		return images.LoadDir(spec)
+		return l.LoadDir(spec)
 	}
 }

@@ -3,32 +3,41 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
+	"golang.org/x/term"
+
+	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/retina"
 )
 
-// cmdDemo trains an analog and an ideal machine side by side on a built-in set, printing each
-// epoch's errors and, at the end, what the analog machine's retina saw and what it answered.
+// demoWidth is the terminal width the demo fits (80 columns, 24 lines).
+const demoWidth = 80
+
+// cmdDemo trains an analog and an ideal machine side by side on a built-in set, showing each
+// epoch's mistakes as it ends, then what the analog machine's retina saw and what it answered.
+// The output fits an 80x24 terminal.
 func cmdDemo(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("demo", "[--data SPEC] [--epochs N]", stdout)
+	fs := newFlags("demo", "[--data SPEC] [--epochs N] [--seed N]", stdout)
 	data := fs.String("data", "builtin:letters", "cards to learn")
-	epochs := fs.Int("epochs", 15, "passes through the cards")
+	epochs := fs.Int("epochs", 15, "most passes through the cards (at most 30)")
 	seed := fs.Uint64("seed", machine.Default().Seed, "seed of every random choice")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *epochs < 1 {
-		return usageErr("--epochs must be at least 1")
+	if *epochs < 1 || *epochs > 30 {
+		return usageErr("--epochs: want 1..30")
 	}
-	set, err := loadData(*data)
+	set, err := loadData(*data, new(images.Loader))
 	if err != nil {
-		return err
+		return budgetHint(err)
 	}
 	cfg := machine.Default()
 	cfg.Seed = *seed
-	if len(set.Classes) > cfg.RUnits {
+	if len(set.Classes) > cfg.RUnits && len(set.Classes) <= machine.MaxRUnits {
 		cfg.RUnits = len(set.Classes) // one R-unit per class, like the lecture notes' one-vs-all
 	}
 	analog, err := machine.New(cfg, set.Classes)
@@ -47,45 +56,117 @@ func cmdDemo(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "The Mark I Perceptron learns %s: %d cards of %d classes.\n", *data, len(set.Cards), len(set.Classes))
-	fmt.Fprintf(stdout, "%d photocells -> %d random A-units -> %d R-units; alpha rule; one presentation = %.0f s of machine time.\n\n",
-		400, analog.AUnits(), analog.RUnits(), cfg.PresentationTime)
-	fmt.Fprintf(stdout, "epoch  analog mistakes                            ideal mistakes\n")
+	live := isTerminal(stdout)
+	fmt.Fprintln(stdout, clip(fmt.Sprintf("The Mark I Perceptron learns %s: %d cards, %d classes.", *data, len(set.Cards), len(set.Classes))))
+	fmt.Fprintln(stdout, clip(fmt.Sprintf("%d photocells -> %d random A-units -> %d R-units; alpha rule; %.0f s a card.",
+		retina.N, analog.AUnits(), analog.RUnits(), cfg.PresentationTime)))
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, clip(fmt.Sprintf("Mistakes in each epoch (one pass over the %d cards, shuffled):", len(set.Cards))))
+	var ma, mi []int
 	for e := 1; e <= *epochs; e++ {
 		sa := analog.Epoch(da, nil)
 		si := ideal.Epoch(di, nil)
-		fmt.Fprintf(stdout, "%5d  %4d %-36s  %4d %s\n", e, sa.Mistakes, errBar(sa.Mistakes, da.Len(), 36), si.Mistakes, errBar(si.Mistakes, di.Len(), 36))
+		ma, mi = append(ma, sa.Mistakes), append(mi, si.Mistakes)
+		if live {
+			fmt.Fprintf(stdout, "\r  epoch %d: analog %d, ideal %d mistakes ", e, sa.Mistakes, si.Mistakes)
+		}
 		if sa.Corrections == 0 && si.Corrections == 0 {
 			break
 		}
 	}
+	if live {
+		fmt.Fprint(stdout, "\r"+strings.Repeat(" ", demoWidth-1)+"\r")
+	}
+	for _, line := range epochTable(ma, mi) {
+		fmt.Fprintln(stdout, line)
+	}
 	ra, ri := analog.Evaluate(da), ideal.Evaluate(di)
-	fmt.Fprintf(stdout, "\ntraining accuracy: analog %.1f%%, ideal %.1f%% (after %.1f hours of machine time)\n\n", 100*ra.Accuracy, 100*ri.Accuracy, analog.Clock()/3600)
-	// Show a few cards of different classes as the analog retina saw them.
-	var rows [][]string
+	fmt.Fprintln(stdout, clip(fmt.Sprintf("Training accuracy: analog %.1f%%, ideal %.1f%% (%.1f hours of machine time).",
+		100*ra.Accuracy, 100*ri.Accuracy, analog.Clock()/3600)))
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "What the analog retina saw, and what the machine answered:")
+	// Three cards of different classes, as the analog retina saw them, two cells a character.
+	var shown [][]string
 	var labels []string
 	k := len(set.Classes)
-	for _, want := range slices.Compact([]int{0, k / 4, k / 2, 3 * k / 4}) {
-		for i, c := range da.Class {
-			if c != want {
-				continue
-			}
-			p := analog.Present(&da.Stimuli[i])
-			rows = append(rows, retinaRows(analog.LastS()))
-			labels = append(labels, fmt.Sprintf("card %q -> %q", set.Classes[c], set.Classes[p]))
-			break
+	for _, want := range slices.Compact([]int{0, k / 3, 2 * k / 3}) {
+		i := slices.Index(da.Class, want)
+		if i < 0 {
+			continue
 		}
+		p := analog.Present(&da.Stimuli[i])
+		shown = append(shown, halfBlocks(analog.LastS()))
+		labels = append(labels, fmt.Sprintf("%q -> %q", set.Classes[want], set.Classes[p]))
 	}
+	var b strings.Builder
 	for _, l := range labels {
-		fmt.Fprintf(stdout, "%-24s", l)
+		fmt.Fprintf(&b, "  %-22s", l)
 	}
-	fmt.Fprintln(stdout)
-	for r := range rows[0] {
-		var b strings.Builder
-		for _, g := range rows {
-			fmt.Fprintf(&b, "%-24s", g[r])
+	fmt.Fprintln(stdout, strings.TrimRight(b.String(), " "))
+	for r := range retina.Rows / 2 {
+		b.Reset()
+		for _, g := range shown {
+			fmt.Fprintf(&b, "  %s  ", g[r])
 		}
 		fmt.Fprintln(stdout, strings.TrimRight(b.String(), " "))
 	}
 	return nil
+}
+
+// epochTable lays the mistakes of each epoch out in columns, 15 epochs to a block.
+func epochTable(analog, ideal []int) []string {
+	var lines []string
+	for start := 0; start < len(analog); start += 15 {
+		end := min(start+15, len(analog))
+		var e, a, i strings.Builder
+		e.WriteString("  epoch ")
+		a.WriteString("  analog")
+		i.WriteString("  ideal ")
+		for j := start; j < end; j++ {
+			fmt.Fprintf(&e, "%4d", j+1)
+			fmt.Fprintf(&a, "%4d", analog[j])
+			fmt.Fprintf(&i, "%4d", ideal[j])
+		}
+		lines = append(lines, e.String(), a.String(), i.String())
+	}
+	return lines
+}
+
+// halfBlocks draws the S-units with one character for two rows of cells: the upper half block
+// for a lit cell above, the lower for one below, a full block for both.
+func halfBlocks(s *retina.Bits) []string {
+	rows := make([]string, retina.Rows/2)
+	var b strings.Builder
+	for r := range rows {
+		b.Reset()
+		for c := range retina.Cols {
+			top, bottom := s.Get(2*r*retina.Cols+c), s.Get((2*r+1)*retina.Cols+c)
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString("·")
+			}
+		}
+		rows[r] = b.String()
+	}
+	return rows
+}
+
+// clip shortens a line to the demo's width.
+func clip(s string) string {
+	if len(s) <= demoWidth {
+		return s
+	}
+	return s[:demoWidth-3] + "..."
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -34,6 +34,8 @@ func init() {
 		{"classify", "--state FILE IMAGE", "show the retina, the firing R-units and the class of one image", cmdClassify},
 		{"features", "--state FILE --data SPEC", "CSV of each card's A-unit states", cmdFeatures},
 		{"weights", "--state FILE", "CSV of each R-unit's bias and weights, in increments", cmdWeights},
+		{"config", "[flags]", "print the machine configuration as a commented TOML file", cmdConfig},
+		{"idle", "--state FILE --hours H --save FILE", "let machine time pass with no cards (drift, warm-up)", cmdIdle},
 		{"wiring", "generate|check|print ...", "generate, validate and print plug-board wiring files", cmdWiring},
 		{"demo", "[--data SPEC]", "train on a built-in set and show the machine learning", cmdDemo},
 		{"bench", "[--json]", "presentations per second of the full-size machine", cmdBench},
@@ -44,7 +46,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes one command line and returns the exit status: 0 success, 1 failure, 2 usage.
+// run executes one command line and returns the exit status: 0 success, 1 failure, 2 usage,
+// 128 plus the signal's number when a signal stopped the work (130 for Ctrl-C).
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
@@ -64,8 +67,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "mark1 %s: %v\n", c.name, err)
 			var ue *usageError
-			if errors.As(err, &ue) {
+			var ie *interrupted
+			switch {
+			case errors.As(err, &ue):
 				return 2
+			case errors.As(err, &ie):
+				return signalStatus(ie.sig)
 			}
 			return 1
 		}
@@ -79,7 +86,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nusage: mark1 COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %-28s %s\n", c.name, c.args, c.help)
+		fmt.Fprintf(w, "  %-9s %s\n  %-9s   %s\n", c.name, c.args, "", c.help)
 	}
 	fmt.Fprintln(w, "\nRun \"mark1 COMMAND -h\" for a command's flags.")
 }
@@ -97,6 +104,13 @@ func newFlags(name, args string, stdout io.Writer) *flagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return &flagSet{fs, args, stdout}
+}
+
+// given reports whether the flag name was set on the command line.
+func (f *flagSet) given(name string) bool {
+	found := false
+	f.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	return found
 }
 
 func (f *flagSet) parse(args []string) error {

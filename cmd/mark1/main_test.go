@@ -181,8 +181,10 @@ func TestTrainJSON(t *testing.T) {
 	if dec.More() {
 		t.Errorf("train --json: more than one JSON value on stdout")
 	}
-	top := checkKeys(t, "train", raw, "data", "cards", "classes", "machine", "epochs", "converged", "train", "saved")
-	checkKeys(t, "machine", top["machine"], "seed", "rule", "ideal", "s_units", "a_units", "r_units", "coding", "wiring")
+	top := checkKeys(t, "train", raw, "data", "cards", "classes", "figures", "machine", "epochs", "converged", "train", "saved")
+	checkKeys(t, "machine", top["machine"], "seed", "rule", "ideal", "flaws", "s_units", "a_units", "r_units", "coding", "coding_used",
+		"unused_r_units", "wiring", "order", "polarity")
+	checkKeys(t, "figures", top["figures"], "dark", "light")
 	eps, ok := top["epochs"].([]any)
 	if !ok || len(eps) == 0 {
 		t.Fatalf("epochs: %v", top["epochs"])
@@ -227,7 +229,7 @@ func TestTrainJSON(t *testing.T) {
 	if fi, err := os.Stat(state); err != nil || fi.Size() == 0 {
 		t.Errorf("state file: %v", err)
 	}
-	if !bytes.HasPrefix(readFile(t, state), []byte("mark1-state 1 ")) {
+	if !bytes.HasPrefix(readFile(t, state), []byte("mark1-state 2 ")) {
 		t.Errorf("state file does not start with its header")
 	}
 
@@ -236,7 +238,7 @@ func TestTrainJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}
-	top = checkKeys(t, "train --test", raw, "data", "cards", "classes", "machine", "epochs", "converged", "train", "test")
+	top = checkKeys(t, "train --test", raw, "data", "cards", "classes", "figures", "machine", "epochs", "converged", "train", "test")
 	checkKeys(t, "test", top["test"], "cards", "correct", "accuracy", "confusion")
 }
 
@@ -462,8 +464,18 @@ func TestWiringGenerateIsTrainBoard(t *testing.T) {
 			}
 
 			train := func(wiring, state string) trainJSON {
-				args := append([]string{"train", "--data", "builtin:ef", "--epochs", "3", "--keep-going", "--seed", tc.seed,
-					"--wiring", wiring, "--save", state, "--json"}, tc.extra...)
+				args := []string{"train", "--data", "builtin:ef", "--epochs", "3", "--keep-going", "--seed", tc.seed,
+					"--wiring", wiring, "--save", state, "--json"}
+				for i := 0; i < len(tc.extra); i++ {
+					if tc.extra[i] == "--a-units" { // the board file has its A-units
+						if wiring == "random" {
+							args = append(args, tc.extra[i:i+2]...)
+						}
+						i++
+						continue
+					}
+					args = append(args, tc.extra[i])
+				}
 				var rep trainJSON
 				if err := json.Unmarshal([]byte(mustRun(t, args...)), &rep); err != nil {
 					t.Fatal(err)

@@ -20,12 +20,16 @@ func loadState(path string) (*machine.Machine, error) {
 	return machine.Load(path)
 }
 
-// stateAndData parses --state and --data and prepares the cards for the machine.
-// The returned set's Name is the --data spec as given, as train's reports name it.
+// stateAndData parses --state, --data and the view flags, and prepares the cards for the
+// machine. The returned set's Name is the --data spec as given, as train's reports name it.
 func stateAndData(name, args string, argv []string, stdout io.Writer, extra func(*flagSet)) (*machine.Machine, *machine.Deck, *images.Set, error) {
 	fs := newFlags(name, args, stdout)
 	state := fs.String("state", "", "machine state FILE (from mark1 train --save)")
 	data := fs.String("data", "", "cards: builtin:NAME, idx:IMAGES,LABELS, or a folder of class folders")
+	var view viewFlags
+	view.register(fs)
+	var df dataFlags
+	df.register(fs)
 	if extra != nil {
 		extra(fs)
 	}
@@ -35,16 +39,22 @@ func stateAndData(name, args string, argv []string, stdout io.Writer, extra func
 	if fs.NArg() > 0 {
 		return nil, nil, nil, usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
+	loader, err := df.loader()
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	m, err := loadState(*state)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	set, err := loadData(*data)
-	if err != nil {
+	if err := view.apply(m); err != nil {
 		return nil, nil, nil, err
 	}
-	set.Name = *data
-	deck, err := m.Prepare(set)
+	set, err := loadData(*data, loader)
+	if err != nil {
+		return nil, nil, nil, budgetHint(err)
+	}
+	deck, err := prepare(m, set, loader, "")
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -60,7 +70,7 @@ type evalReport struct {
 
 func cmdEval(args []string, stdout, _ io.Writer) error {
 	var jsonOut bool
-	m, deck, set, err := stateAndData("eval", "--state FILE --data SPEC [--json]", args, stdout, func(fs *flagSet) {
+	m, deck, set, err := stateAndData("eval", "--state FILE --data SPEC [flags]", args, stdout, func(fs *flagSet) {
 		fs.BoolVar(&jsonOut, "json", false, "print a JSON report instead of text")
 	})
 	if err != nil {
@@ -101,21 +111,26 @@ type classifyReport struct {
 }
 
 func cmdClassify(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("classify", "--state FILE [--json] IMAGE", stdout)
+	fs := newFlags("classify", "--state FILE [flags] IMAGE", stdout)
 	state := fs.String("state", "", "machine state FILE (from mark1 train --save)")
 	jsonOut := fs.Bool("json", false, "print JSON instead of text")
+	var view viewFlags
+	view.register(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErr("want exactly one IMAGE file")
+		return usageErr("want exactly one IMAGE file (flags go before it)")
 	}
 	m, err := loadState(*state)
 	if err != nil {
 		return err
 	}
+	if err := view.apply(m); err != nil {
+		return err
+	}
 	path := fs.Arg(0)
-	img, err := images.LoadFile(path)
+	img, err := new(images.Loader).LoadFile(path)
 	if err != nil {
 		return err
 	}
@@ -168,7 +183,7 @@ func retinaRows(s *retina.Bits) []string {
 }
 
 func cmdFeatures(args []string, stdout, _ io.Writer) error {
-	m, deck, set, err := stateAndData("features", "--state FILE --data SPEC", args, stdout, nil)
+	m, deck, _, err := stateAndData("features", "--state FILE --data SPEC [flags]", args, stdout, nil)
 	if err != nil {
 		return err
 	}
@@ -183,7 +198,7 @@ func cmdFeatures(args []string, stdout, _ io.Writer) error {
 	row := make([]byte, 0, 2*n+32)
 	for i := range deck.Stimuli {
 		m.Present(&deck.Stimuli[i])
-		row = append(row[:0], csvField(set.Classes[deck.Class[i]])...)
+		row = append(row[:0], csvField(m.Classes()[deck.Class[i]])...)
 		for a, w := 0, m.LastA(); a < n; a++ {
 			row = append(row, ',', '0'+byte(w[a>>6]>>(uint(a)&63)&1))
 		}

@@ -8,161 +8,165 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/machine"
-	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
-// machineFlags are the flags that build a new machine.
-type machineFlags struct {
-	seed   uint64
-	rule   string
-	ideal  bool
-	rUnits int
-	aUnits int
-	coding string
-	wiring string
-
-	polarity                                      string
-	scale, offsetX, offsetY, rotation, lamp, blur float64
-}
-
-func (mf *machineFlags) register(fs *flagSet) {
-	d := machine.Default()
-	fs.Uint64Var(&mf.seed, "seed", d.Seed, "seed of every random choice (wiring, spreads, noise, order)")
-	fs.StringVar(&mf.rule, "rule", "alpha", "learning rule: alpha, gamma or forced")
-	fs.BoolVar(&mf.ideal, "ideal", false, "turn every analog flaw off (the textbook perceptron)")
-	fs.IntVar(&mf.rUnits, "r-units", d.RUnits, "number of R-units")
-	fs.IntVar(&mf.aUnits, "a-units", d.MarkI.AUnits, "number of A-units of the random plug-board")
-	fs.StringVar(&mf.coding, "coding", "auto", "class coding: auto, onehot, binary, or a code FILE")
-	fs.StringVar(&mf.wiring, "wiring", "random", "plug-board: random, identity, local, or a wiring FILE")
-	r := d.Retina
-	fs.StringVar(&mf.polarity, "polarity", r.Polarity.String(), "dark: cells see dark ink on light cards; light: bright figures on dark")
-	fs.Float64Var(&mf.scale, "scale", r.Scale, "card size on the retina, times the fit that spans 20 cells")
-	fs.Float64Var(&mf.offsetX, "offset-x", r.OffsetX, "shift the card right by this many cells")
-	fs.Float64Var(&mf.offsetY, "offset-y", r.OffsetY, "shift the card down by this many cells")
-	fs.Float64Var(&mf.rotation, "rotation", r.Rotation, "turn the card clockwise by this many degrees")
-	fs.Float64Var(&mf.lamp, "lamp", r.Lamp, "lamp brightness (1 nominal; analog only)")
-	fs.Float64Var(&mf.blur, "blur", r.Blur, "lens defocus, Gaussian sigma in cells (analog only)")
-}
-
-// check refuses flag values out of range as usage errors naming the flag, before the machine
-// packages refuse them with messages in their own terms.
-func (mf *machineFlags) check() error {
-	switch {
-	case mf.rUnits < 1 || mf.rUnits > machine.MaxRUnits:
-		return usageErr(fmt.Sprintf("--r-units %d: want 1..%d", mf.rUnits, machine.MaxRUnits))
-	case mf.aUnits < 1 || mf.aUnits > patchboard.MaxUnits:
-		return usageErr(fmt.Sprintf("--a-units %d: want 1..%d", mf.aUnits, patchboard.MaxUnits))
-	}
-	return nil
-}
-
-// build makes a machine for the classes of set.
-func (mf *machineFlags) build(set *images.Set) (*machine.Machine, error) {
-	cfg := machine.Default()
-	cfg.Seed = mf.seed
-	rule, err := machine.ParseRule(mf.rule)
-	if err != nil {
-		return nil, usageErr("--rule: " + err.Error())
-	}
-	cfg.Rule = rule
-	cfg.RUnits = mf.rUnits
-	cfg.MarkI.AUnits = mf.aUnits
-	pol, err := retina.ParsePolarity(mf.polarity)
-	if err != nil {
-		return nil, usageErr("--polarity: " + err.Error())
-	}
-	r := &cfg.Retina
-	r.Polarity, r.Scale, r.OffsetX, r.OffsetY, r.Rotation = pol, mf.scale, mf.offsetX, mf.offsetY, mf.rotation
-	r.Lamp, r.Blur = mf.lamp, mf.blur
-	if err := r.Validate(); err != nil {
-		return nil, usageErr(err.Error())
-	}
-	if mf.ideal {
-		cfg = cfg.Ideal()
-	}
-	switch mf.wiring {
-	case machine.WiringRandom, machine.WiringIdentity, machine.WiringLocal:
-		cfg.Wiring = mf.wiring
-	default:
-		b, err := readWiring(mf.wiring)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Wiring, cfg.Board = machine.WiringFile, b
-	}
-	switch mf.coding {
-	case machine.CodingAuto, machine.CodingOneHot, machine.CodingBinary:
-		cfg.Coding = mf.coding
-	default:
-		f, err := os.Open(mf.coding)
-		if err != nil {
-			return nil, fmt.Errorf("--coding: %w", err)
-		}
-		defer f.Close()
-		codes, err := machine.ReadCodes(f, mf.coding, set.Classes, cfg.RUnits)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Coding, cfg.Codes = machine.CodingTable, codes
-	}
-	return machine.New(cfg, set.Classes)
-}
-
-func readWiring(path string) (*patchboard.Board, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--wiring: %w", err)
-	}
-	defer f.Close()
-	return patchboard.Read(f, path)
-}
-
 // trainReport is the JSON output of "mark1 train --json".
 type trainReport struct {
-	Data      string               `json:"data"`
-	Cards     int                  `json:"cards"`
-	Classes   []string             `json:"classes"`
-	Machine   machineSummary       `json:"machine"`
-	Epochs    []machine.EpochStats `json:"epochs"`
-	Converged bool                 `json:"converged"`
-	Train     machine.Result       `json:"train"`
-	Test      *machine.Result      `json:"test,omitempty"`
-	Saved     string               `json:"saved,omitempty"`
+	Data        string               `json:"data"`
+	Cards       int                  `json:"cards"`
+	Classes     []string             `json:"classes"`
+	Figures     figures              `json:"figures"`
+	Machine     machineSummary       `json:"machine"`
+	Resumed     string               `json:"resumed,omitempty"`
+	Epochs      []machine.EpochStats `json:"epochs"`
+	Converged   bool                 `json:"converged"`
+	Interrupted string               `json:"interrupted,omitempty"`
+	Train       *machine.Result      `json:"train,omitempty"`
+	Test        *machine.Result      `json:"test,omitempty"`
+	Saved       string               `json:"saved,omitempty"`
+}
+
+// figures counts the cards whose figure the retina took to be dark (ink on a light ground) and
+// light (a bright figure on a dark ground).
+type figures struct {
+	Dark  int `json:"dark"`
+	Light int `json:"light"`
+}
+
+func countFigures(d *machine.Deck) figures {
+	var f figures
+	for i := range d.Stimuli {
+		if d.Stimuli[i].Polarity() == retina.LightFigure {
+			f.Light++
+		} else {
+			f.Dark++
+		}
+	}
+	return f
+}
+
+func (f figures) String() string {
+	switch {
+	case f.Light == 0:
+		return fmt.Sprintf("all %d dark figures on a light ground", f.Dark)
+	case f.Dark == 0:
+		return fmt.Sprintf("all %d light figures on a dark ground", f.Light)
+	}
+	return fmt.Sprintf("%d dark figures on light, %d light on dark", f.Dark, f.Light)
 }
 
 type machineSummary struct {
-	Seed   uint64 `json:"seed"`
-	Rule   string `json:"rule"`
-	Ideal  bool   `json:"ideal"`
-	SUnits int    `json:"s_units"`
-	AUnits int    `json:"a_units"`
-	RUnits int    `json:"r_units"`
-	Coding string `json:"coding"`
-	Wiring string `json:"wiring"`
+	Seed       uint64 `json:"seed"`
+	Rule       string `json:"rule"`
+	Ideal      bool   `json:"ideal"`
+	Flaws      string `json:"flaws"`
+	SUnits     int    `json:"s_units"`
+	AUnits     int    `json:"a_units"`
+	RUnits     int    `json:"r_units"`
+	Coding     string `json:"coding"`
+	CodingUsed string `json:"coding_used"`
+	Unused     []int  `json:"unused_r_units"`
+	Wiring     string `json:"wiring"`
+	Order      string `json:"order"`
+	Polarity   string `json:"polarity"`
 }
 
 func summarize(m *machine.Machine) machineSummary {
 	c := m.Config()
-	return machineSummary{c.Seed, c.Rule.String(), c.IsIdeal(), 400, m.AUnits(), m.RUnits(), c.Coding, c.Wiring}
+	unused := m.Unused()
+	if unused == nil {
+		unused = []int{}
+	}
+	return machineSummary{
+		Seed: c.Seed, Rule: c.Rule.String(), Ideal: c.IsIdeal(), Flaws: flawsOn(c), SUnits: retina.N,
+		AUnits: m.AUnits(), RUnits: m.RUnits(), Coding: c.Coding, CodingUsed: m.Coding(), Unused: unused,
+		Wiring: c.Wiring, Order: c.Order, Polarity: c.Retina.Polarity.String(),
+	}
+}
+
+// flawsOn names the analog flaws that are on: "none", "all", or a list.
+func flawsOn(c machine.Config) string {
+	var on []string
+	all := machine.Flaws()
+	for _, f := range all {
+		for _, k := range f.Keys {
+			if v, _ := c.Value(k); v != neutralValue(k) {
+				on = append(on, f.Name)
+				break
+			}
+		}
+	}
+	switch len(on) {
+	case 0:
+		return "none"
+	case len(all):
+		return "all"
+	}
+	return strings.Join(on, ",")
+}
+
+// neutralValue is a key's value when its flaw is off.
+func neutralValue(key string) string {
+	v, _ := machine.Default().Ideal().Value(key)
+	return v
+}
+
+// describe says in one line what the machine is, for the text reports.
+func describe(m *machine.Machine) string {
+	c := m.Config()
+	coding := c.Coding
+	if coding != m.Coding() {
+		coding += " -> " + m.Coding()
+	}
+	s := fmt.Sprintf("%d A-units, %d R-units (%s coding", m.AUnits(), m.RUnits(), coding)
+	if u := m.Unused(); len(u) > 0 {
+		s += fmt.Sprintf(", %s unused", unitList(u))
+	}
+	flaws := flawsOn(c)
+	switch flaws {
+	case "none":
+		flaws = "ideal"
+	case "all":
+		flaws = "analog"
+	default:
+		flaws = "flaws " + flaws
+	}
+	return s + fmt.Sprintf("), rule %s, %s", c.Rule, flaws)
+}
+
+// unitList writes R-unit numbers briefly: "R4-R7", "R2, R5".
+func unitList(u []int) string {
+	if len(u) > 1 && u[len(u)-1]-u[0] == len(u)-1 {
+		return fmt.Sprintf("R%d-R%d", u[0], u[len(u)-1])
+	}
+	var s []string
+	for _, r := range u {
+		s = append(s, fmt.Sprintf("R%d", r))
+	}
+	return strings.Join(s, ", ")
 }
 
 func cmdTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "--data SPEC [flags]", stdout)
+	fs := newFlags("train", "--data SPEC [flags] | --state FILE --data SPEC [flags]", stdout)
 	var mf machineFlags
 	mf.register(fs)
+	var df dataFlags
+	df.register(fs)
 	data := fs.String("data", "", "cards: builtin:NAME, idx:IMAGES,LABELS, or a folder of class folders")
 	test := fs.String("test", "", "optional held-out cards to evaluate after training (same spec forms)")
+	resume := fs.String("state", "", "continue training the machine saved in this state FILE (instead of building one)")
 	epochs := fs.Int("epochs", 10, "maximum number of passes through the cards")
 	keepGoing := fs.Bool("keep-going", false, "train all epochs even after an epoch with no correction")
-	shuffle := fs.Bool("shuffle", false, "shuffle the cards each epoch (from the seed); off means file order")
-	save := fs.String("save", "", "write the trained machine to this state FILE")
+	save := fs.String("save", "", "write the trained machine to this state FILE (also when interrupted)")
 	jsonOut := fs.Bool("json", false, "print a JSON report instead of text")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -173,7 +177,13 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	if *epochs < 1 {
 		return usageErr("--epochs must be at least 1")
 	}
-	if err := mf.check(); err != nil {
+	if *resume != "" {
+		if given := mf.givenBuildFlags(); len(given) > 0 {
+			return usageErr(fmt.Sprintf("%s: the machine comes from --state %s; these flags only build a new one", strings.Join(given, ", "), *resume))
+		}
+	}
+	order, err := mf.orderFlag()
+	if err != nil {
 		return err
 	}
 	if *save != "" {
@@ -181,21 +191,40 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	set, err := loadData(*data)
+	loader, err := df.loader()
 	if err != nil {
 		return err
 	}
-	var testSet *images.Set
-	if *test != "" {
-		if testSet, err = loadData(*test); err != nil {
+	var m *machine.Machine
+	if *resume != "" {
+		if m, err = loadState(*resume); err != nil {
+			return err
+		}
+		if err := mf.view.apply(m); err != nil {
 			return err
 		}
 	}
-	m, err := mf.build(set)
+	set, err := loadData(*data, loader)
 	if err != nil {
-		return err
+		return budgetHint(err)
 	}
-	deck, err := m.Prepare(set)
+	var testSet *images.Set
+	if *test != "" {
+		if testSet, err = loadData(*test, loader); err != nil {
+			return budgetHint(err)
+		}
+	}
+	if m == nil {
+		if m, err = mf.build(set); err != nil {
+			return err
+		}
+	}
+	if order != "" {
+		if err := m.SetOrder(order); err != nil {
+			return usageErr(err.Error())
+		}
+	}
+	deck, err := prepare(m, set, loader, "")
 	if err != nil {
 		return err
 	}
@@ -203,26 +232,33 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	// set the machine cannot take fails at once rather than after the training is spent.
 	var testDeck *machine.Deck
 	if testSet != nil {
-		if testDeck, err = m.Prepare(testSet); err != nil {
-			return fmt.Errorf("--test: %w", err)
+		if testDeck, err = prepare(m, testSet, loader, "--test: "); err != nil {
+			return err
 		}
 	}
-	rep := trainReport{Data: *data, Cards: deck.Len(), Classes: set.Classes, Machine: summarize(m)}
+	rep := trainReport{Data: *data, Cards: deck.Len(), Classes: set.Classes, Figures: countFigures(deck), Machine: summarize(m), Resumed: *resume}
 	if !*jsonOut {
-		fmt.Fprintf(stdout, "training %s: %d cards, %d classes; %d A-units, %d R-units (%s coding), rule %s, %s\n",
-			*data, deck.Len(), len(set.Classes), m.AUnits(), m.RUnits(), m.Config().Coding, m.Config().Rule, idealWord(m))
+		verb := "training"
+		if *resume != "" {
+			verb = "continuing " + *resume + " on"
+		}
+		fmt.Fprintf(stdout, "%s %s: %d cards, %d classes\n", verb, *data, deck.Len(), len(set.Classes))
+		fmt.Fprintf(stdout, "  polarity %s: %s; order %s\n", m.Config().Retina.Polarity, rep.Figures, m.Config().Order)
+		fmt.Fprintf(stdout, "  %s\n", describe(m))
 	}
-	if *shuffle {
-		m.SetOrder(machine.OrderShuffle)
-	}
+
+	stop := watchSignals()
 	bar := newBar(stderr, *jsonOut, *epochs*deck.Len())
 	for e := 1; e <= *epochs; e++ {
-		st := m.Epoch(deck, bar.step)
+		st := m.Epoch(deck, func(int) bool { bar.step(); return stop.signal() == nil })
 		st.Epoch = e
 		rep.Epochs = append(rep.Epochs, st)
 		bar.clear()
 		if !*jsonOut {
-			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, deck.Len(), 40))
+			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, max(st.Cards, 1), 30))
+		}
+		if st.Stopped || stop.signal() != nil {
+			break
 		}
 		if st.Corrections == 0 {
 			rep.Converged = true
@@ -232,16 +268,47 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	bar.finish()
-	rep.Train = m.Evaluate(deck)
-	if testDeck != nil {
-		r := m.Evaluate(testDeck)
-		rep.Test = &r
-	}
+	// Save before anything else presents a card: the saved machine is the trained machine.
 	if *save != "" {
 		if err := m.Save(*save); err != nil {
+			stop.release()
 			return err
 		}
 		rep.Saved = *save
+	}
+	if sig := stop.signal(); sig != nil {
+		stop.release()
+		rep.Interrupted = sig.String()
+		presented := m.Presentations()
+		if *jsonOut {
+			writeJSON(stdout, rep)
+		}
+		msg := fmt.Sprintf("interrupted by %s after %d presentations", sig, presented)
+		if rep.Saved != "" {
+			msg += "; saved " + rep.Saved
+		} else {
+			msg += "; nothing saved (no --save)"
+		}
+		return &interrupted{sig: sig, msg: msg}
+	}
+	stop.release()
+	// Each deck is evaluated on a copy of the trained machine, so the accuracies are those that
+	// evaluating the saved state gives.
+	evaluate := func(d *machine.Deck) (*machine.Result, error) {
+		c, err := m.Clone()
+		if err != nil {
+			return nil, err
+		}
+		r := c.Evaluate(d)
+		return &r, nil
+	}
+	if rep.Train, err = evaluate(deck); err != nil {
+		return err
+	}
+	if testDeck != nil {
+		if rep.Test, err = evaluate(testDeck); err != nil {
+			return err
+		}
 	}
 	if *jsonOut {
 		return writeJSON(stdout, rep)
@@ -256,14 +323,31 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkSavePath checks, before any training, that a state file can be written at path: path is
-// not a folder and its folder exists and takes a new file. (The save itself writes a temporary
-// file there and renames it.)
-func checkSavePath(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("--save %s: is a folder", path)
+// stimulusBytes is the memory one prepared card takes.
+const stimulusBytes = int64(unsafe.Sizeof(retina.Stimulus{})) + 24
+
+// prepare reserves the memory of the deck in the loader's budget and runs the optics on the
+// cards.
+func prepare(m *machine.Machine, set *images.Set, loader *images.Loader, prefix string) (*machine.Deck, error) {
+	if err := loader.Reserve(set.Name, int64(len(set.Cards))*stimulusBytes); err != nil {
+		return nil, budgetHint(err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	d, err := m.Prepare(set)
+	if err != nil {
+		return nil, errors.New(prefix + err.Error())
+	}
+	return d, nil
+}
+
+// checkSavePath checks, before any training, that a state file can be written at path: path
+// is a regular file or a new path (a folder, a FIFO or a device is refused) and its folder
+// exists and takes a new file. (The save itself writes a temporary file there and renames it.)
+func checkSavePath(path string) error {
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return fmt.Errorf("--save %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-check-*")
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -274,13 +358,6 @@ func checkSavePath(path string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
-}
-
-func idealWord(m *machine.Machine) string {
-	if m.Config().IsIdeal() {
-		return "ideal (no analog flaws)"
-	}
-	return "analog"
 }
 
 // errBar draws the error fraction n/of as a bar of up to width characters.
@@ -315,11 +392,10 @@ func newBar(stderr io.Writer, quiet bool, total int) *progress {
 	)}
 }
 
-func (p *progress) step(int) bool {
+func (p *progress) step() {
 	if p.bar != nil {
 		p.bar.Add(1)
 	}
-	return true
 }
 
 func (p *progress) clear() {

@@ -1,0 +1,254 @@
+package machine
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mark1-perceptron/mark1/potentiometer"
+	"github.com/mark1-perceptron/mark1/retina"
+)
+
+// TestConfigFileRoundTrip writes configurations as TOML and reads them back.
+func TestConfigFileRoundTrip(t *testing.T) {
+	flawed, err := Default().WithFlaws([]string{"blur", "backlash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := Default()
+	for _, kv := range []string{"seed=12345678901", "rule=gamma", "order=interleave", "retina.polarity=light",
+		"retina.rotation_deg=12.5", "pots.range=inf", "mark_i.theta=3", "pots.drive=ratchet"} {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := odd.Set(k, v); err != nil {
+			t.Fatalf("Set(%s): %v", kv, err)
+		}
+	}
+	for name, c := range map[string]Config{"default": Default(), "ideal": Default().Ideal(), "flaws": flawed, "odd": odd} {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := c.WriteConfig(&buf); err != nil {
+				t.Fatal(err)
+			}
+			// Read over a different base: every key is in the file.
+			base := Default()
+			base.Seed, base.RUnits = 99, 3
+			got, err := ReadConfig(bytes.NewReader(buf.Bytes()), "c.toml", base)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, buf.String())
+			}
+			if !reflect.DeepEqual(got, c) {
+				t.Fatalf("read back\n%+v\nwant\n%+v", got, c)
+			}
+			for _, line := range strings.Split(buf.String(), "\n") {
+				if len(line) > 100 {
+					t.Errorf("line longer than 100 columns: %q", line)
+				}
+			}
+		})
+	}
+}
+
+// TestConfigDocuments checks that every key is described: what it models, where its default
+// comes from, and that physical keys have units.
+func TestConfigDocuments(t *testing.T) {
+	var buf bytes.Buffer
+	Default().WriteConfig(&buf)
+	text := buf.String()
+	for _, k := range Keys() {
+		if k.Models == "" || k.Source == "" {
+			t.Errorf("%s: not described (%+v)", k.Name, k.Doc)
+		}
+		if !strings.Contains(text, "\n"+k.Doc.Key+" = ") {
+			t.Errorf("%s missing from the file", k.Name)
+		}
+	}
+	for _, want := range []string{"[retina]", "[pots]", "[mark_i]", "Flaw \"blur\"", "(historical)", "(assumed)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("config file lacks %q", want)
+		}
+	}
+}
+
+func TestReadConfigErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"unknown key", "seed = 1\n\n[retina]\nblurr = 2\n", "c.toml:4: retina.blurr: unknown key"},
+		{"unknown key suggests", "blur_cells = 2\n", "c.toml:1: blur_cells: unknown key (did you mean retina.blur_cells?)"},
+		{"unknown section", "[lens]\nblur = 1\n", "c.toml:1: [lens]: unknown section"},
+		{"out of range", "[retina]\nblur_cells = 20\n", "c.toml:2: retina: params: blur_cells: 20"},
+		{"wrong type", "r_units = \"eight\"\n", "c.toml:1: r_units: \"eight\" is not a whole number"},
+		{"float for int", "r_units = 8.5\n", "c.toml:1: r_units: 8.5 is not a whole number"},
+		{"bad name", "rule = \"delta\"\n", "c.toml:1: rule: unknown rule \"delta\""},
+		{"twice", "seed = 1\nseed = 2\n", "c.toml:2: seed: given twice (first on line 1)"},
+		{"twice dotted", "retina.gamma = 1\n[retina]\ngamma = 2\n", "c.toml:3: retina.gamma: given twice"},
+		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not a array"},
+		{"array table", "[[retina]]\n", "c.toml:1: [[retina]]: arrays of tables"},
+		{"malformed", "seed = \n", "c.toml:1: malformed TOML"},
+		{"nan", "[retina]\ngamma = nan\n", "c.toml:2: retina.gamma: NaN is not a number"},
+		{"ideal key", "[pots]\nideal = true\n", "c.toml:2: pots.ideal: unknown key"},
+		{"combination", "[mark_i]\ntheta = 9\n", "c.toml:2: patchboard: theta: 9, want 1..7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadConfig(strings.NewReader(tt.in), "c.toml", Default())
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("error %v, want it to start %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is not one line: %q", err)
+			}
+		})
+	}
+	// A byte-order mark and dotted keys are fine.
+	c, err := ReadConfig(strings.NewReader("\uFEFFretina.blur_cells = 0.5 # defocus\nseed = 7\n"), "c.toml", Default())
+	if err != nil || c.Retina.Blur != 0.5 || c.Seed != 7 {
+		t.Fatalf("got %v, %v", c.Retina.Blur, err)
+	}
+	if _, err := ReadConfig(strings.NewReader(strings.Repeat("#", MaxConfigFile+1)), "big.toml", Default()); err == nil {
+		t.Fatal("read a configuration file over the size limit")
+	}
+}
+
+func FuzzReadConfig(f *testing.F) {
+	var buf bytes.Buffer
+	Default().WriteConfig(&buf)
+	f.Add(buf.String())
+	f.Add("[retina]\nblur_cells = 0.5\n")
+	f.Add("seed = 0x10\npots.range = inf\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := ReadConfig(strings.NewReader(in), "f.toml", Default())
+		if err != nil {
+			return
+		}
+		// What reads must be valid and build a machine.
+		if err := c.Validate(); err != nil {
+			t.Fatalf("ReadConfig accepted an invalid configuration: %v\n%s", err, in)
+		}
+		var out bytes.Buffer
+		if err := c.WriteConfig(&out); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadConfig(&out, "again.toml", Default())
+		if err != nil || !reflect.DeepEqual(again, c) {
+			t.Fatalf("round trip: %v", err)
+		}
+	})
+}
+
+func TestSet(t *testing.T) {
+	c := Default()
+	for _, tt := range []struct{ key, value, want string }{
+		{"seed", "-1", "seed: \"-1\" is not a whole number"},
+		{"r_units", "0", "r_units: 0 is outside 1..64"},
+		{"pots.backlash", "-1", "backlash"},
+		{"retina.polarity", "sideways", "unknown polarity"},
+		{"order", "random", "order: unknown order"},
+		{"nosuch", "1", "nosuch: unknown key"},
+		{"retina", "1", "retina: unknown key"},
+	} {
+		before := c
+		err := c.Set(tt.key, tt.value)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Set(%s, %s): %v, want %q", tt.key, tt.value, err, tt.want)
+		}
+		if !reflect.DeepEqual(c, before) {
+			t.Errorf("Set(%s, %s) failed but changed the configuration", tt.key, tt.value)
+		}
+	}
+	if err := c.Set("pots.backlash", "0.5"); err != nil || c.Pots.Backlash != 0.5 {
+		t.Fatalf("Set pots.backlash: %v %v", c.Pots.Backlash, err)
+	}
+	if v, err := c.Value("pots.backlash"); err != nil || v != "0.5" {
+		t.Fatalf("Value = %q, %v", v, err)
+	}
+}
+
+// TestFlaws checks --flaws: none is the ideal machine, all the default one, and one flaw turns
+// on exactly its own parameters.
+func TestFlaws(t *testing.T) {
+	d := Default()
+	none, err := d.WithFlaws([]string{"none"})
+	if err != nil || !reflect.DeepEqual(none, d.Ideal()) {
+		t.Fatalf("--flaws none = %+v, %v; want Ideal()", none, err)
+	}
+	all, err := d.WithFlaws([]string{"all"})
+	if err != nil || !reflect.DeepEqual(all, d) {
+		t.Fatalf("--flaws all = %+v, %v; want Default()", all, err)
+	}
+	if _, err := d.WithFlaws([]string{"blurr"}); err == nil || !strings.Contains(err.Error(), "unknown flaw \"blurr\"") {
+		t.Fatalf("unknown flaw: %v", err)
+	}
+	flaws := Flaws()
+	if len(flaws) < 10 {
+		t.Fatalf("only %d flaws", len(flaws))
+	}
+	for _, f := range flaws {
+		c, err := d.WithFlaws([]string{f.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
+		}
+		for _, k := range Keys() {
+			got, _ := c.Value(k.Name)
+			var want string
+			switch {
+			case contains(f.Keys, k.Name) || k.Flaw == "":
+				want, _ = d.Value(k.Name) // the flaw's own keys and the settings keep their values
+			default:
+				want, _ = d.Ideal().Value(k.Name)
+			}
+			if got != want {
+				t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)
+			}
+		}
+		part := c.Retina.Ideal
+		if f.Part == "pots" {
+			part = c.Pots.Ideal
+		}
+		if part {
+			t.Errorf("--flaws %s: the %s are ideal", f.Name, f.Part)
+		}
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSettle checks that a part is ideal exactly when nothing differs from its neutral model.
+func TestSettle(t *testing.T) {
+	c := Default().Ideal()
+	if err := c.Set("retina.blur_cells", "0.5"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Retina.Ideal || c.Retina.Blur != 0.5 || !c.Pots.Ideal {
+		t.Fatalf("blur on an ideal machine: retina %+v, pots ideal %v", c.Retina, c.Pots.Ideal)
+	}
+	if err := c.Set("retina.blur_cells", "0"); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Retina.Ideal {
+		t.Fatalf("blur back to 0: the retina is not ideal again: %+v", c.Retina)
+	}
+	if err := c.Set("retina.scale", "0.5"); err != nil || !c.Retina.Ideal {
+		t.Fatalf("placement on the ideal retina: %+v %v", c.Retina, err)
+	}
+	if err := c.Set("pots.backlash", "0.3"); err != nil || c.Pots.Ideal {
+		t.Fatalf("backlash on ideal pots: %+v %v", c.Pots, err)
+	}
+	if r := idealRetina(retina.DefaultParams()); r != neutralIdealRetina(r) && !r.Ideal {
+		t.Fatal("the ideal retina is not its neutral model")
+	}
+	p := potentiometer.IdealParams()
+	p.Ideal = false
+	if p != potentiometer.NeutralParams() {
+		t.Fatalf("IdealParams without Ideal = %+v, want NeutralParams %+v", p, potentiometer.NeutralParams())
+	}
+}

@@ -1,0 +1,16 @@
+package machine
+
+import "github.com/mark1-perceptron/mark1/potentiometer"
+
+// v1Config is the configuration a version 1 state file's body is read over: for the parameters
+// version 1 did not have, the values that give version 1's behaviour (cards in file order, the
+// continuous motor drive, racks that all warm up alike).
+func v1Config() Config {
+	c := Config{Order: OrderFile}
+	c.Pots = potentiometer.DefaultParams()
+	c.Pots.TrackSpread = 0
+	return c
+}
+
+// migrateV1 brings the hidden state of a version 1 file into the gear-true model.
+func migrateV1(st *state) {}
