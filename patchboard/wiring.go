@@ -22,7 +22,7 @@ import (
 //	a1 theta=1 +3 -250
 //
 // '#' starts a comment that runs to the end of the line; blank lines are ignored; words are
-// separated by spaces or tabs. Two optional header lines may come before the first A-unit, each
+// separated by spaces or tabs (a UTF-8 byte-order mark at the start is skipped). Two optional header lines may come before the first A-unit, each
 // at most once: "format N" (the format version; this package reads version 1) and "fanout N"
 // (the most A-units one S-unit may feed; default 40, the Mark I's limit; 0 = no limit). Then
 // come the A-units, listed a0, a1, a2, ... in order, each exactly once, at most MaxUnits. An
@@ -46,7 +46,11 @@ func Read(r io.Reader, name string) (*Board, error) {
 	sc.Buffer(make([]byte, 0, 4096), MaxLineLen)
 	for sc.Scan() {
 		p.line++
-		if err := p.parseLine(sc.Text()); err != nil {
+		text := sc.Text()
+		if p.line == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF") // a byte-order mark some editors write
+		}
+		if err := p.parseLine(text); err != nil {
 			return nil, err
 		}
 	}

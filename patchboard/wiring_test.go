@@ -306,3 +306,18 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestReadByteOrderMark reads a wiring file that an editor saved with a UTF-8 byte-order mark.
+func TestReadByteOrderMark(t *testing.T) {
+	b, err := Read(strings.NewReader("\uFEFF# mark1 wiring\nformat 1\na0 theta=1 +3 -4\n"), "bom.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 1 || len(b.Units[0].Exc) != 1 || b.Units[0].Exc[0] != 3 {
+		t.Fatalf("board %+v", b.Units)
+	}
+	// A mark anywhere but the start is still an error.
+	if _, err := Read(strings.NewReader("format 1\n\uFEFFa0 theta=1 +3\n"), "bom.txt"); err == nil || !strings.HasPrefix(err.Error(), "bom.txt:2:") {
+		t.Fatalf("byte-order mark on line 2: %v", err)
+	}
+}
