@@ -49,16 +49,16 @@ const (
 func scaleb(y float64, k int) float64 {
 	switch {
 	case k > 1023:
-		y *= 0x1p1023
+		y = float64(y * 0x1p1023)
 		k -= 1023
 		if k > 1023 {
-			return math.Inf(1) * y
+			return math.Inf(1)
 		}
 	case k < -1021:
-		y *= pow2(k + 1000)
-		return y * 0x1p-1000
+		y = float64(y * pow2(k+1000))
+		return float64(y * 0x1p-1000)
 	}
-	return y * pow2(k)
+	return float64(y * pow2(k))
 }
 
 // pow2 returns 2**k for k in [-1022, 1023].

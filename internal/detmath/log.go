@@ -34,7 +34,7 @@ func Log(x float64) float64 {
 	}
 	k := 0
 	if x < 0x1p-1022 { // subnormal: scale into the normal range
-		x *= 0x1p54
+		x = float64(x * 0x1p54)
 		k = -54
 	}
 	b := math.Float64bits(x)

@@ -94,13 +94,13 @@ func Pow(x, y float64) float64 {
 	}
 	switch y {
 	case 2:
-		return x * x
+		return float64(x * x)
 	case -1:
 		return 1 / x
 	case 0.5:
 		return math.Sqrt(x) // x > 0 here: a negative x with y = 0.5 gave NaN above
 	}
-	return sign * powAbs(ax, y)
+	return float64(sign * powAbs(ax, y))
 }
 
 // intKind tells whether y is not an integer (0), an odd integer (1) or an even integer (2).
@@ -146,7 +146,7 @@ func powAbs(ax, y float64) float64 {
 	} else {
 		n := 0
 		if ix < 0x00100000 { // subnormal
-			ax *= 0x1p53
+			ax = float64(ax * 0x1p53)
 			n -= 53
 			ix = hi32(ax)
 		}

@@ -227,8 +227,8 @@ func reduceLarge(x float64) (n int, r0, r1 float64) {
 	}
 	// The fraction's leading bit weighs 2**(1-lz): fraction = hi*2**(-lz-62) + lo*2**(-lz-126),
 	// as a double-double f0 + f1 (f0 exact, f1 rounded).
-	f0 := float64(hi>>11) * pow2(-lz-51)
-	f1 := float64(hi&0x7ff<<53|lo>>11) * pow2(-lz-115)
+	f0 := float64(float64(hi>>11) * pow2(-lz-51))
+	f1 := float64(float64(hi&0x7ff<<53|lo>>11) * pow2(-lz-115))
 	// y = f * pi/2 in double-double arithmetic.
 	p0, e0 := twoProd(f0, pio2Hi)
 	e0 = e0 + (float64(f0*pio2Lo) + float64(f1*pio2Hi))
