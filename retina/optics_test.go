@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -431,5 +432,309 @@ func TestLampAndGamma(t *testing.T) {
 		if want := map[bool]int{true: N, false: 0}[tc.wantOn]; out.Count() != want {
 			t.Errorf("lamp %v gamma %v: %d cells on, want %d", tc.lamp, tc.gamma, out.Count(), want)
 		}
+	}
+}
+
+// glNodes returns the Gauss-Legendre nodes and weights of order n on [-1, 1].
+func glNodes(n int) (x, w []float64) {
+	x, w = make([]float64, n), make([]float64, n)
+	for i := range n {
+		z := math.Cos(math.Pi * (float64(i) + 0.75) / (float64(n) + 0.5))
+		for range 100 {
+			p1, p2 := 1.0, 0.0
+			for j := 1; j <= n; j++ {
+				p1, p2 = ((2*float64(j)-1)*z*p1-(float64(j)-1)*p2)/float64(j), p1
+			}
+			dp := float64(n) * (z*p1 - p2) / (z*z - 1)
+			z0 := z
+			z -= p1 / dp
+			if math.Abs(z-z0) < 1e-16 {
+				x[i], w[i] = z, 2/((1-z*z)*dp*dp)
+				break
+			}
+		}
+	}
+	return x, w
+}
+
+// refAxis integrates, by Gauss-Legendre quadrature over 64 panels, the light a cell [lo, hi]
+// receives from each of n pixels (and from outside them) under a Gaussian blur of sigma s
+// pixels: the mean over the cell of Phi((p1-x)/s) - Phi((p0-x)/s). It shares no code with the
+// closed forms of axis.build.
+func refAxis(lo, hi, s float64, n int) (w []float64, out float64) {
+	phi := func(t float64) float64 { return 0.5 * math.Erfc(-t/math.Sqrt2) }
+	gx, gw := glNodes(24)
+	w = make([]float64, n)
+	const panels = 64
+	for q := range panels {
+		a, b := lo+(hi-lo)*float64(q)/panels, lo+(hi-lo)*float64(q+1)/panels
+		for k := range gx {
+			x := (a+b)/2 + (b-a)/2*gx[k]
+			wt := (b - a) / 2 * gw[k] / (hi - lo)
+			out += wt * (phi(-x/s) + phi((x-float64(n))/s))
+			for p := range n {
+				w[p] += wt * (phi((float64(p+1)-x)/s) - phi((float64(p)-x)/s))
+			}
+		}
+	}
+	return w, out
+}
+
+// refBlurred computes each cell's mean light of a blurred, unrotated card by quadrature.
+func refBlurred(img *image.Gray, p Params) [N]float64 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	pp := float64(max(w, h)) / (Cols * p.Scale)
+	s := p.Blur * pp
+	var wx, wy [Cols][]float64
+	var ox, oy [Cols]float64
+	for k := range Cols {
+		lo := float64(w)/2 + pp*(float64(k)-10-p.OffsetX)
+		wx[k], ox[k] = refAxis(lo, lo+pp, s, w)
+		lo = float64(h)/2 + pp*(float64(k)-10-p.OffsetY)
+		wy[k], oy[k] = refAxis(lo, lo+pp, s, h)
+	}
+	var out [N]float64
+	for row := range Rows {
+		for col := range Cols {
+			sum, inx, iny := 0.0, 1-ox[col], 1-oy[row]
+			for y := range h {
+				for x := range w {
+					sum += wy[row][y] * wx[col][x] * float64(img.GrayAt(b.Min.X+x, b.Min.Y+y).Y) / 255
+				}
+			}
+			out[row*Cols+col] = sum + p.Surround*(1-inx*iny)
+		}
+	}
+	return out
+}
+
+// TestBlurExact checks the closed-form blurred cell means against quadrature, to 1e-11 (the
+// weights leave out less than 2^-40 of a cell's light on each side).
+func TestBlurExact(t *testing.T) {
+	tests := []struct {
+		name string
+		img  *image.Gray
+		f    func(*Params)
+	}{
+		{"28x28 default blur", randomGray(1, 28, 28), nil},
+		{"13x9 off the origin, wide blur", grayImage(-7, 30, 13, 9, func(x, y int) uint8 { return uint8(x*19 + y*7) }),
+			func(p *Params) { p.Blur = 1.7 }},
+		{"shrunk and shifted, grey surround", randomGray(2, 20, 31), func(p *Params) {
+			p.Scale, p.OffsetX, p.OffsetY, p.Surround, p.Blur = 0.6, 3.3, -4.1, 0.3, 0.5
+		}},
+		{"enlarged, slight blur", randomGray(3, 10, 10), func(p *Params) { p.Scale, p.Blur = 2.5, 0.05 }},
+		{"single pixel", randomGray(4, 1, 1), func(p *Params) { p.Blur = 2 }},
+		{"far off the field", randomGray(5, 8, 8), func(p *Params) { p.OffsetX, p.Surround = 40, 0.7 }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := DefaultParams()
+			p.Polarity = DarkFigure
+			if tc.f != nil {
+				tc.f(&p)
+			}
+			r := newRetina(t, p, 1)
+			var got [N]float64
+			r.project(tc.img, &got)
+			want := refBlurred(tc.img, p)
+			for i := range N {
+				if math.Abs(got[i]-want[i]) > 1e-11 {
+					t.Fatalf("cell %d (row %d col %d): mean %.15g, quadrature %.15g", i, i/Cols, i%Cols, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestFocalAgreesWithSeparable checks the rotated-card path (focal plane) against the
+// separable path on unrotated cards: exactly (to rounding) without blur, where every sub-cell
+// is an exact mean; with blur to the plane's resolution.
+func TestFocalAgreesWithSeparable(t *testing.T) {
+	for _, blur := range []float64{0, 0.35, 1} {
+		for _, img := range []*image.Gray{randomGray(1, 28, 28), randomGray(2, 60, 60), letterCards()[0].(*image.Gray)} {
+			p := DefaultParams()
+			p.Blur, p.Polarity = blur, DarkFigure
+			r := newRetina(t, p, 1)
+			var sep, foc [N]float64
+			r.project(img, &sep)
+			src := newSource(img, p.Surround)
+			r.focal(&src, p.Surround, &foc)
+			tol := 1e-12
+			if blur > 0 {
+				// The plane holds the card at a quarter cell: random pixels are its worst case.
+				tol = 0.02
+			}
+			worst := 0.0
+			for i := range N {
+				worst = max(worst, math.Abs(sep[i]-foc[i]))
+				if math.Abs(sep[i]-foc[i]) > tol {
+					t.Fatalf("blur %v, %v: cell %d separable %v, focal plane %v", blur, img.Bounds(), i, sep[i], foc[i])
+				}
+			}
+			t.Logf("blur %v, %v: largest difference %.3g", blur, img.Bounds(), worst)
+		}
+	}
+}
+
+// TestIdealNeverNegative is the regression test of the ideal level that SetState refused
+// (-9.06e-16 from a summed-area table): ideal light on black regions is exactly 0, at every
+// image size and placement.
+func TestIdealNeverNegative(t *testing.T) {
+	for _, n := range []int{28, 64, 8, 57} {
+		img := grayImage(0, 0, n, n, func(x, y int) uint8 {
+			if x > n/3 && x < n/2 && y > n/4 {
+				return 255
+			}
+			return 0
+		})
+		for _, rot := range []float64{0, 90, 13} {
+			p := idealWith(func(p *Params) { p.Rotation, p.OffsetX, p.Scale = rot, 0.37, 1.1 })
+			p.Surround = 0
+			r := newRetina(t, p, 1)
+			var s Stimulus
+			r.Prepare(img, &s)
+			var out Bits
+			r.Expose(&s, 3, nil, &out)
+			zero := 0
+			for i, l := range s.Light {
+				if !(l >= 0) {
+					t.Fatalf("%dx%d rotation %v: cell %d light %v", n, n, rot, i, l)
+				}
+				if l == 0 {
+					zero++
+				}
+			}
+			if zero == 0 {
+				t.Fatalf("%dx%d rotation %v: no cell exactly black", n, n, rot)
+			}
+			if err := newRetina(t, p, 2).SetState(r.State()); err != nil {
+				t.Fatalf("%dx%d rotation %v: %v", n, n, rot, err)
+			}
+		}
+	}
+}
+
+func TestPower(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, gamma := range []float64{0.01, 0.5, 0.8, 1, 1.5, 2.2, 7, 10} {
+		var p power
+		p.init(gamma)
+		worst := 0.0
+		for k := range 20000 {
+			x := rng.Float64() * 1000
+			switch k % 4 {
+			case 1:
+				x = rng.Float64()
+			case 2:
+				x = math.Exp(-rng.Float64() * 60) // down to 1e-26
+			case 3:
+				x = math.Exp(-rng.Float64() * 745) // below the tables, down to subnormals
+			}
+			want := math.Pow(x, gamma)
+			if x < 0x1p-1000 {
+				// math.Pow is inaccurate for subnormal x (Pow(5e-324, 0.8) = 1.9e-262, not
+				// 2.26e-259): scale first.
+				want = math.Pow(x*0x1p200, gamma) * math.Pow(0x1p-200, gamma)
+			}
+			got := p.eval(x)
+			if want > 0 {
+				e := math.Abs(got-want) / want
+				if x < 0x1p-64 {
+					e /= 10 // each exact rescaling by 2^64 adds a rounding: 1e-13 allowed
+				}
+				worst = max(worst, e)
+			} else if got != 0 {
+				t.Fatalf("gamma %v: %v^gamma = %v, want %v", gamma, x, got, want)
+			}
+		}
+		if worst > 1e-14 {
+			t.Errorf("gamma %v: relative error %.3g, want below 1e-14", gamma, worst)
+		}
+		if p.eval(0) != 0 || p.eval(-1) != 0 || p.eval(1) != 1 {
+			t.Errorf("gamma %v: 0, -1, 1 give %v, %v, %v", gamma, p.eval(0), p.eval(-1), p.eval(1))
+		}
+		if gamma == 1 {
+			for range 100 {
+				if x := rng.Float64() * 3; p.eval(x) != x {
+					t.Fatalf("gamma 1: %v^1 = %v", x, p.eval(x))
+				}
+			}
+		}
+	}
+}
+
+// bigGray is a w x h gray image built without storing its pixels: a dark bar on white.
+type bigGray struct{ w, h int }
+
+func (b bigGray) ColorModel() color.Model { return color.GrayModel }
+func (b bigGray) Bounds() image.Rectangle { return image.Rect(0, 0, b.w, b.h) }
+func (b bigGray) At(x, y int) color.Color {
+	if x >= b.w/4 && x < b.w/2 {
+		return color.Gray{}
+	}
+	return color.Gray{Y: 255}
+}
+
+// TestLargeImages checks that images up to the loaders' limits (16384 pixels per side,
+// 4096x4096 pixels) are integrated exactly with bounded memory, and that larger synthetic ones
+// are sampled.
+func TestLargeImages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large images")
+	}
+	tests := []struct {
+		name string
+		img  image.Image
+		rot  float64
+	}{
+		{"4096x4096 gray", grayImage(0, 0, 4096, 4096, func(x, _ int) uint8 { return uint8(255 * (x / 1024 % 2)) }), 0},
+		{"16384x1000, quarter turn", bigGray{16384, 1000}, 90},
+		{"4096x4096 rotated", bigGray{4096, 4096}, 30},
+		{"1e6 x 3, sampled", bigGray{1000000, 3}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := idealWith(func(p *Params) { p.Rotation = tc.rot })
+			r := newRetina(t, p, 1)
+			var s Stimulus
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			r.Prepare(tc.img, &s)
+			runtime.ReadMemStats(&after)
+			if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 200 {
+				t.Errorf("Prepare allocated %.0f MB", mb)
+			}
+			b := tc.img.Bounds()
+			pp := float64(max(b.Dx(), b.Dy())) / Cols
+			for i := range N {
+				row, col := i/Cols, i%Cols
+				if tc.rot != 0 {
+					continue
+				}
+				// Each cell's share of the dark part, in image columns.
+				x0, x1 := float64(b.Dx())/2+pp*(float64(col)-10), float64(b.Dx())/2+pp*(float64(col)-9)
+				y0, y1 := float64(b.Dy())/2+pp*(float64(row)-10), float64(b.Dy())/2+pp*(float64(row)-9)
+				ink := 0.0
+				if g, ok := tc.img.(*image.Gray); ok {
+					for k := 0; k < 4; k += 2 { // dark stripes [0,1024) and [2048,3072)
+						ink += max(0, min(x1, float64(k+1)*1024)-max(x0, float64(k)*1024))
+					}
+					_ = g
+				} else {
+					ink = max(0, min(x1, float64(b.Dx()/2))-max(x0, float64(b.Dx()/4)))
+				}
+				cover := max(0, min(y1, float64(b.Dy()))-max(y0, 0)) / (y1 - y0)
+				want := 1 - cover*ink/(x1-x0)
+				tol := 1e-9
+				if b.Dx() > 16384 {
+					tol = 1e-4 // sampled
+				}
+				if math.Abs(float64(s.Light[i])-want) > tol+6e-8 {
+					t.Fatalf("cell (%d,%d): light %v, want %v", row, col, s.Light[i], want)
+				}
+			}
+			checkStimulus(t, r, &s, tc.name)
+		})
 	}
 }

@@ -20,8 +20,9 @@ const (
 	// AutoPolarity (the default) decides for each card in Prepare: the figure is what differs
 	// from the card's border. A card whose outermost ring of pixels is dark on average (mean
 	// luminance below one half, transparent pixels composited over Surround) is a light figure
-	// on a dark ground (LightFigure: MNIST digits); any other card is DarkFigure. See
-	// Stimulus.Polarity.
+	// on a dark ground (LightFigure: MNIST digits), and the field outside its image is then
+	// taken to be 1-Surround (see Params.Surround); any other card, and an empty image, is
+	// DarkFigure. See Stimulus.Polarity.
 	AutoPolarity
 )
 
@@ -94,8 +95,13 @@ type Params struct {
 	Lamp float64 `json:"lamp"`
 	// Surround is the luminance seen outside the card's image and under its transparent
 	// pixels, 0 (black) to 1 (white paper). Unit: luminance (0..1). Default 1. Setting. With
-	// AutoPolarity, a card found to be a light figure on a dark ground sees 1-Surround there
-	// instead, as if the card holder matched the card's ground.
+	// AutoPolarity, a card found to be a light figure on a dark ground sees 1-Surround outside
+	// its image instead, as if the card holder matched the card's ground (the surround is given
+	// for printed cards and mirrored with the polarity); its transparent pixels still show
+	// Surround, over which its border was judged. A square, opaque card at the
+	// default placement covers the whole field: the surround acts only with cards that leave
+	// part of the field uncovered (not square, or moved by Scale, the offsets or Rotation) or
+	// that have transparent pixels.
 	Surround float64 `json:"surround"`
 	// Polarity says whether dark (DarkFigure) or bright (LightFigure) parts of the card turn
 	// the S-units on, or decides it per card from the card's border (AutoPolarity). Default
@@ -202,7 +208,8 @@ func ParamDocs() []knob.Doc {
 		{Key: "rotation_deg", Models: "clockwise turn of the card about its own centre", Unit: "degrees", Source: knob.Setting},
 		{Key: "blur_cells", Models: "lens defocus: sigma of a Gaussian point-spread function on the field", Unit: "cells", Source: knob.Assumed, Flaw: "blur"},
 		{Key: "lamp", Models: "lamp brightness (1: white paper gives light 1)", Unit: "factor", Source: knob.Setting},
-		{Key: "surround", Models: "luminance outside the card's image and under transparent pixels (0 black, 1 white)", Unit: "luminance", Source: knob.Setting},
+		{Key: "surround", Models: "luminance outside the card's image and under transparent pixels (0 black, 1 white)", Unit: "luminance", Source: knob.Setting,
+			Note: "acts only with cards that leave part of the field uncovered (not square, or moved by scale, offsets or rotation) or that have transparent pixels"},
 		{Key: "polarity", Models: "which part of the card turns S-units on: dark, light, or auto (the figure is what differs from the card's border)", Source: knob.Setting},
 		{Key: "gamma", Models: "CdS cell response: conductance ~ light^gamma", Unit: "exponent", Source: knob.Assumed, Flaw: "gamma",
 			Note: "acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)"},

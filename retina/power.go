@@ -12,10 +12,11 @@ import (
 // x = m * 2^e with m in [1, 2); m = c*(1+r) with c = 1 + j/powNodes the nearest node, so
 // |r| <= 2^-9; then x^gamma = c^gamma * (1+r)^gamma * (2^e)^gamma, the first and last factors
 // from tables computed with detmath.Pow when the retina is built, and (1+r)^gamma from its
-// binomial series to r^powDegree. The truncation error is below 2^-54 relative for gamma <= 10
-// (binom(10, 6) * 2^-54 relative at worst, far less for gamma near 1), and the few roundings
-// make the result agree with a correctly rounded power to a few ulps. Arguments below
-// 2^powMinExp or at 2^(powMaxExp+1) and above go to detmath.Pow.
+// binomial series to r^powDegree. The truncation error is below 2^-56 relative for gamma <= 10
+// (binom(10, 7) * 2^-63 at worst, far less for gamma near 1), and the few roundings make the
+// result agree with a correctly rounded power to a few ulps. Arguments below 2^powMinExp are
+// scaled by 2^64 (exactly) first; arguments of 2^(powMaxExp+1) and above, which the retina
+// never has, go to detmath.Pow.
 type power struct {
 	gamma float64
 	one   bool                               // gamma == 1: x^gamma = x exactly
@@ -27,7 +28,7 @@ type power struct {
 
 const (
 	powNodes  = 256
-	powDegree = 5
+	powDegree = 6
 	powMinExp = -64
 	powMaxExp = 10
 )
@@ -55,22 +56,27 @@ func (p *power) init(gamma float64) {
 
 // eval returns x^gamma for x >= 0 (0 for x <= 0).
 func (p *power) eval(x float64) float64 {
-	if p.one {
-		return x
-	}
 	if !(x > 0) {
 		return 0
 	}
+	if p.one {
+		return x
+	}
 	b := math.Float64bits(x)
 	e := int(b>>52) - 1023
-	if e < powMinExp || e > powMaxExp {
-		return detmath.Pow(x, p.gamma)
+	if e < powMinExp {
+		// x*2^64 is exact; x^gamma = (x*2^64)^gamma * (2^-64)^gamma.
+		return float64(p.eval(x*0x1p64) * p.scale[0])
+	}
+	if e > powMaxExp {
+		return detmath.Pow(x, p.gamma) // not reached: Prepare's lights are at most 1000
 	}
 	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // [1, 2)
 	j := int((b>>43&0x1ff + 1) >> 1)                  // nearest node: round(frac * 256)
 	c := 1 + float64(float64(j)/powNodes)
 	r := float64((m - c) * p.inv[j]) // m - c is exact
-	q := p.coef[5]
+	q := p.coef[6]
+	q = float64(q*r) + p.coef[5]
 	q = float64(q*r) + p.coef[4]
 	q = float64(q*r) + p.coef[3]
 	q = float64(q*r) + p.coef[2]

@@ -321,7 +321,8 @@ func (r *Retina) Levels(dst []float32) {
 		return
 	}
 	for i, v := range r.level {
-		dst[i] = float32(v)
+		// Rounded down at the bound, which is not always a float32.
+		dst[i] = min(float32(v), r.gmax32[i])
 	}
 }
 

@@ -3,6 +3,7 @@ package retina
 import (
 	"encoding/json"
 	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -59,7 +60,7 @@ func TestPolarity(t *testing.T) {
 }
 
 func TestPolarityText(t *testing.T) {
-	for _, p := range []Polarity{DarkFigure, LightFigure} {
+	for _, p := range []Polarity{DarkFigure, LightFigure, AutoPolarity} {
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -78,6 +79,100 @@ func TestPolarityText(t *testing.T) {
 	}
 	if p, err := ParsePolarity("LIGHT"); err != nil || p != LightFigure {
 		t.Fatalf("ParsePolarity(LIGHT) = %v, %v", p, err)
+	}
+	if p, err := ParsePolarity("Auto"); err != nil || p != AutoPolarity || p.String() != "auto" {
+		t.Fatalf("ParsePolarity(Auto) = %v, %v", p, err)
+	}
+	if b, err := json.Marshal(DefaultParams()); err != nil || !strings.Contains(string(b), `"polarity":"auto"`) {
+		t.Fatalf("default params marshal to %s, %v; want polarity auto", b, err)
+	}
+	if _, err := ParsePolarity("grey"); err == nil || !strings.HasPrefix(err.Error(), "retina: polarity: ") {
+		t.Fatalf("ParsePolarity(grey): error %v", err)
+	}
+}
+
+// TestAutoPolarity checks the per-card decision from the border's mean luminance and the
+// surround it implies.
+func TestAutoPolarity(t *testing.T) {
+	square := func(ground, figure uint8) *image.Gray {
+		return grayImage(0, 0, 20, 20, func(x, y int) uint8 {
+			if x >= 5 && x < 15 && y >= 5 && y < 15 {
+				return figure
+			}
+			return ground
+		})
+	}
+	// A transparent card with an opaque white square.
+	bar := image.NewNRGBA(image.Rect(3, 4, 23, 24))
+	for y := 4; y < 24; y++ {
+		for x := 3; x < 23; x++ {
+			if x >= 8 && x < 18 && y >= 9 && y < 19 {
+				bar.Set(x, y, color.NRGBA{255, 255, 255, 255})
+			}
+		}
+	}
+	half := grayImage(0, 0, 20, 20, func(x, _ int) uint8 { return uint8(255 * (x % 2)) }) // border mean exactly 1/2
+	tests := []struct {
+		name     string
+		img      image.Image
+		surround float64
+		want     Polarity
+		outside  float32 // light of a cell off the card (at half scale)
+		onCard   float32 // light of cell (6, 10): the card's ground (or its transparent part)
+		figure   bool    // the 20x20 card's figure is on and its ground off
+	}{
+		{"printed card", square(255, 0), 1, DarkFigure, 1, 1, true},
+		{"light figure on black", square(0, 255), 1, LightFigure, 0, 0, true},
+		{"light figure, grey surround mirrored", square(0, 255), 0.2, LightFigure, 0.8, 0, true},
+		{"dark ground of 0.4", square(102, 255), 1, LightFigure, 0, 0.4, true},
+		{"border exactly one half", half, 1, DarkFigure, 1, 0.5, false},
+		{"transparent over white: the white figure is invisible", bar, 1, DarkFigure, 1, 1, false},
+		{"transparent over black: light, transparent pixels stay black", bar, 0, LightFigure, 1, 0, true},
+		{"one black pixel", grayImage(0, 0, 1, 1, func(int, int) uint8 { return 0 }), 1, LightFigure, 0, 0, false},
+		{"nil image", nil, 1, DarkFigure, 1, 1, false},
+		{"empty image", image.NewGray(image.Rect(4, 4, 4, 9)), 0.3, DarkFigure, 0.3, 0.3, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, ideal := range []bool{true, false} {
+				p := NeutralParams()
+				if ideal {
+					p = IdealParams()
+				}
+				p.Surround, p.Scale = tc.surround, 0.5
+				r := newRetina(t, p, 1)
+				s := prepare(r, tc.img)
+				if s.Polarity() != tc.want {
+					t.Fatalf("ideal=%v: polarity %v, want %v", ideal, s.Polarity(), tc.want)
+				}
+				if got := s.Light[0]; math.Abs(float64(got-tc.outside)) > 1e-6 {
+					t.Errorf("ideal=%v: light outside the card %v, want %v", ideal, got, tc.outside)
+				}
+				if got := s.Light[6*Cols+10]; math.Abs(float64(got-tc.onCard)) > 1e-6 {
+					t.Errorf("ideal=%v: light on the card's ground %v, want %v", ideal, got, tc.onCard)
+				}
+				// The figure is on, the ground off.
+				var out Bits
+				r.Expose(s, 3, nil, &out)
+				if tc.figure {
+					if !out.Get(10*Cols+10) || out.Get(6*Cols+10) {
+						t.Errorf("ideal=%v: figure on=%v, ground on=%v; want the figure only", ideal, out.Get(10*Cols+10), out.Get(6*Cols+10))
+					}
+				}
+			}
+		})
+	}
+	// Explicit polarities do not look at the border, and keep the surround.
+	for _, pol := range []Polarity{DarkFigure, LightFigure} {
+		p := idealWith(func(p *Params) { p.Polarity, p.Scale = pol, 0.5 })
+		s := prepare(newRetina(t, p, 1), square(0, 255))
+		if s.Polarity() != pol || s.Light[0] != 1 {
+			t.Errorf("%v: polarity %v, outside light %v; want %v and 1", pol, s.Polarity(), s.Light[0], pol)
+		}
+	}
+	var zero Stimulus
+	if zero.Polarity() != DarkFigure {
+		t.Errorf("a Stimulus Prepare did not fill reports %v, want dark", zero.Polarity())
 	}
 }
 
