@@ -79,9 +79,13 @@ const (
 // Method (fdlibm's s_erf.c): rational approximations of erf on [0, 0.84375] and around 1, and
 // of log(x*erfc(x)) + x*x in 1/x**2 beyond 1.25, with exp(-x*x) computed as
 // exp(-z*z)*exp((z-x)*(z+x)) where z is x rounded to 21 bits, so that z*z is exact.
-// Erfc(-x) = 2 - Erfc(x). Measured error against a 256-bit reference: at most 2 ulp
-// (relative to the result) where the result is a normal number, i.e. x < 26.5; Erfc is
-// monotone (non-increasing) on a fine grid and at the joints between the pieces.
+// Erfc(-x) = 2 - Erfc(x).
+//
+// Accuracy, measured against a 320-bit math/big reference (80,000 arguments in [-6, 26.5]),
+// in ulps of the result where the result is a normal number (x < 26.5): worst 2.42 ulp, the
+// largest errors lying in [1.25, 2.86] where two exponentials are multiplied. Erfc never
+// increases: TestErfcMonotone checks it on a grid of step 2**-16 over [-6.5, 28] and float by
+// float across the joints between the approximations.
 func Erfc(x float64) float64 {
 	if x != x {
 		return x

@@ -26,8 +26,13 @@ const (
 // +Inf, results below the smallest subnormal give 0, subnormal results are rounded once.
 //
 // Method (fdlibm): x = k*ln2 + r with |r| <= ln2/2, r kept as hi - lo; e**r = 1 + r +
-// r*c/(2-c) with c = r - r*r*P(r*r); then scaled by 2**k. Measured error: below 1 ulp of the
-// true value (worst 0.51 ulp against a 256-bit reference), and within 1 ulp of math.Exp.
+// r*c/(2-c) with c = r - r*r*P(r*r); then scaled by 2**k, rounding once.
+//
+// Accuracy: fdlibm's error analysis bounds the error below 1 ulp. Measured against a 320-bit
+// math/big reference (TestAccuracy, 100,000 arguments, with -refn 20000): worst 0.82 ulp, also
+// for subnormal results. Within 1 ulp of math.Exp except where math.Exp is the one further
+// from the true value: math.Exp's amd64 assembly errs by up to 1.6 ulp and returns +Inf for
+// 709.44 < x <= 709.78, where Exp is finite and correct.
 func Exp(x float64) float64 {
 	switch {
 	case x != x:

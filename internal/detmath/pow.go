@@ -41,8 +41,13 @@ const (
 //
 // Method (fdlibm's e_pow.c): log2(x) is computed to about 2**-64 relative precision as a sum
 // t1 + t2, multiplied by y in simulated double-double arithmetic to n + y', |y'| <= 1/2, and
-// x**y = 2**n * 2**y'. Measured error against a 256-bit reference: below 1 ulp (worst 0.77
-// ulp) for x in [0, 1000] and y in (0, 10], and for random x and y over the whole range.
+// x**y = 2**n * 2**y'.
+//
+// Accuracy, measured against a 320-bit math/big reference (20,000 arguments a range): worst
+// 0.77 ulp for x in [0, 1000] and y in (0, 10], the machine's range; worst 0.82 ulp over all
+// the ranges tested (x in [1e-3, 1e3] with y in [-10, 10], x in [1e-300, 1e300] with y in
+// [-1, 1], x within 1e-4 of 1 with |y| up to 1e6). math.Pow is less accurate: it errs by up
+// to 8 ulp in the machine's range and by far more for large |y*log(x)|.
 func Pow(x, y float64) float64 {
 	switch {
 	case y == 0 || x == 1:

@@ -47,9 +47,13 @@ const (
 // Method (fdlibm): x is reduced to r = x - n*pi/2, |r| <= pi/4, kept as a double-double
 // r0 + r1; below 2**20*pi/2 (about 1.6e6) with fdlibm's three-stage Cody-Waite reduction
 // (e_rem_pio2.c), above with a Payne-Hanek reduction against 1584 bits of 2/pi; then
-// fdlibm's degree-13 and degree-14 kernels. Accuracy holds over the whole finite range:
-// measured error against a 256-bit (for large x, 1300-bit) reference is below 1 ulp (worst
-// 0.8 ulp) for |x| up to 1e5, 1.6e6 and beyond, up to the largest float64.
+// fdlibm's degree-13 and degree-14 kernels.
+//
+// Accuracy holds over the whole finite range. Measured against a math/big reference that
+// reduces x with 1500 bits of pi (20,000 arguments a range): worst 0.75 ulp for |x| <= 1.6e6,
+// 0.74 ulp for x log-uniform in [1.6e6, 1e300], 0.50 ulp near multiples of pi/2, and 0.49 ulp
+// at the float64 closest to a multiple of pi/2 (6381956970095103 * 2**797). math.Sincos
+// loses thousands of ulps near multiples of pi/2 (where sin or cos is tiny).
 func Sincos(x float64) (sin, cos float64) {
 	ax := math.Abs(x)
 	switch {
