@@ -6,10 +6,10 @@ import (
 )
 
 // The ziggurat of Marsaglia and Tsang ("The ziggurat method for generating random variables",
-// J. Stat. Softw. 5(8), 2000) with 256 layers of equal area under f(x) = exp(-x*x/2), x >= 0.
-// Layer 0 is the base: the rectangle [0, zigR] x [0, f(zigR)] plus the tail beyond zigR,
-// drawn as a rectangle of width zigV/f(zigR). Layer i = 1..255 is the rectangle of width x[i]
-// between heights f(x[i]) and f(x[i-1]), with x[255] = zigR > x[254] > ... > x[1] and
+// J. Stat. Softw. 5(8), 2000) with 256 layers of equal area v under f(x) = exp(-x*x/2),
+// x >= 0. Layer 0 is the base: the rectangle [0, zigR] x [0, f(zigR)] plus the tail beyond
+// zigR, drawn as a rectangle of width v/f(zigR). Layer i = 1..255 is the rectangle of width
+// x[i] between heights f(x[i]) and f(x[i-1]), with x[255] = zigR > x[254] > ... > x[1] and
 // f(x[0]) = 1: every point of it left of x[i-1] lies under the curve.
 const (
 	zigLayers = 256
@@ -54,15 +54,20 @@ func newZiggurat() *ziggurat {
 
 // Normal returns a standard normal random number (mean 0, variance 1) drawn from r.
 //
-// The result is a fixed function of the values r.Uint64 returns; Normal calls r.Uint64 and
-// no other method of r, so the same seed gives the same numbers on every machine. Each try
-// takes one value u: its low 8 bits choose the layer i of a 256-layer ziggurat, bit 8 the
-// sign, and its top 53 bits j the abscissa x = j*w[i]. About 98.5% of tries end there. A try
-// that lands in a layer's edge (i > 0) takes a second value u2 and accepts x when
-// f[i] + (u2>>11)*2**-53*(f[i-1]-f[i]) < exp(-x*x/2); a try that lands in the base's tail
-// (i = 0) draws from the tail with Marsaglia's method, taking two values per round,
-// a = -log(U1)/r, b = -log(U2) with U = ((u>>11)+1)*2**-53, until 2b > a*a, and returns
-// ±(r+a). A rejected try starts over with a new value. Normal does not allocate.
+// The result is a fixed function of the values r.Uint64 returns; Normal calls r.Uint64 and no
+// other method of r, so the same seed gives the same numbers on every machine.
+//
+// The ziggurat has 256 layers of equal area v under f(x) = exp(-x*x/2): a base (layer 0) whose
+// tail starts at r = 3.6541528853610088, and rectangles i = 1..255 of widths x[i], x[255] = r,
+// with f(x[0]) = 1. Each try takes one value u: its low 8 bits choose the layer i, bit 8 the
+// sign, and its top 53 bits j the abscissa x = j*w[i] (w[i] = x[i]*2**-53, the layer's width
+// scaled; w[0] = v/f(r)*2**-53); x is accepted at once when j < k[i] = floor(x[i-1]/x[i]*2**53)
+// (for the base, k[0] = floor(r/(v/f(r))*2**53)). About 98.5% of tries end there. A try that
+// lands in a layer's edge (i > 0) takes a second value u2 and accepts x when f[i] +
+// (u2>>11)*2**-53*(f[i-1]-f[i]) < exp(-x*x/2); a try that lands in the base's tail (i = 0)
+// draws from the tail with Marsaglia's method, taking two values per round, a = -log(U1)/r, b =
+// -log(U2) with U = ((u>>11)+1)*2**-53, until 2b > a*a, and returns ±(r+a). A rejected try
+// starts over with a new value. Normal does not allocate.
 func Normal(r *rand.Rand) float64 {
 	for {
 		u := r.Uint64()
