@@ -258,7 +258,9 @@ func (r *Rack) Drive(active []uint16, onActive, onInactive float64, noise *rand.
 	}
 }
 
-// move sends pot i a step of s nominal increments through its drive (analog mode).
+// move sends pot i a step of s nominal increments through its drive (analog mode). The motor
+// drive's play is turn's, written out here: this is the hot loop of an analog Drive, and a
+// second call per pot costs a tenth of it.
 func (r *Rack) move(i int, s float64, noise *rand.Rand) {
 	if r.ratchet {
 		r.stroke(i, s, noise)
@@ -266,10 +268,31 @@ func (r *Rack) move(i int, s float64, noise *rand.Rand) {
 	}
 	travel := float64(s * r.k[i])
 	if r.jitter {
-		u := noise.Float64()
+		u := float64(noise.Float64()) // rounded: the compiler may not fuse its product into 2*u
 		travel = float64(travel * (1 + float64(r.prm.PulseJitter*(float64(2*u)-1))))
 	}
-	r.turn(i, travel)
+	// As turn(i, travel).
+	m0, p0 := r.m[i], r.p[i]
+	p := p0
+	m := m0 + travel
+	if travel > 0 {
+		if m >= r.mlim {
+			m, p = r.mlim, r.lim
+		} else if x := m - r.half; p < x {
+			p = x
+		}
+	} else {
+		if m <= -r.mlim {
+			m, p = -r.mlim, -r.lim
+		} else if x := m + r.half; p > x {
+			p = x
+		}
+	}
+	r.m[i] = m
+	if p != p0 {
+		r.p[i] = p
+		r.rd[i] = r.read(i, p)
+	}
 }
 
 // stroke sends pot i's ratchet the whole teeth due for a step of s increments: the controller
@@ -317,18 +340,16 @@ func (r *Rack) stroke(i int, s float64, noise *rand.Rand) {
 func (r *Rack) turn(i int, travel float64) {
 	m0, p0 := r.m[i], r.p[i]
 	p := p0
-	var m float64
+	m := m0 + travel
 	// Explicit comparisons rather than min and max: the values are never NaN, and the
 	// builtins' NaN and signed-zero handling costs more than the whole backlash model.
 	if travel > 0 {
-		m = m0 + travel
 		if m >= r.mlim {
 			m, p = r.mlim, r.lim // driven into the stop
 		} else if x := m - r.half; p < x {
 			p = x
 		}
 	} else {
-		m = m0 + travel
 		if m <= -r.mlim {
 			m, p = -r.mlim, -r.lim
 		} else if x := m + r.half; p > x {

@@ -901,3 +901,29 @@ func BenchmarkAdvance(b *testing.B) {
 		r.Advance(3, rng)
 	}
 }
+
+// BenchmarkDriveGammaRatchet drives all 513 pots of a ratchet rack (the gamma rule): most
+// steps are carried as remainders, the rest fire a stroke with a slip draw.
+func BenchmarkDriveGammaRatchet(b *testing.B) {
+	p := DefaultParams()
+	p.Drive = DriveRatchet
+	r, active, rng := benchRack(b, p)
+	b.ReportAllocs()
+	d := 1.0
+	for b.Loop() {
+		r.Drive(active, d*256/513, -d*257/513, rng)
+		d = -d
+	}
+}
+
+// BenchmarkAdvanceWarmUp is Advance without drift: the warm-up alone, a multiplication by the
+// factor cached for the last dt.
+func BenchmarkAdvanceWarmUp(b *testing.B) {
+	p := DefaultParams()
+	p.WiperDrift = 0
+	r, _, rng := benchRack(b, p)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Advance(3, rng)
+	}
+}
