@@ -3,7 +3,6 @@ package potentiometer
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -145,9 +144,12 @@ func DefaultParams() Params {
 }
 
 // IdealParams returns the ideal rack: exact increments, no end stops, every spread, drift and
-// noise 0.
+// noise 0. It is NeutralParams with Ideal set: the ideal rack is the fast exact model of the
+// neutral one, and the other fields, which it ignores, are the neutral values.
 func IdealParams() Params {
-	return Params{Range: math.Inf(1), Drive: DriveMotor, Ideal: true}
+	p := NeutralParams()
+	p.Ideal = true
+	return p
 }
 
 // NeutralParams returns the analog rack (Ideal false) with every effect at its neutral value:
@@ -304,7 +306,7 @@ func (f *jsonFloat) UnmarshalJSON(b []byte) error {
 		}
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return errors.New("potentiometer: range: want a number, \"+Inf\", \"-Inf\" or \"NaN\", got " + strconv.Quote(s))
+			return fmt.Errorf("potentiometer: range: %q, want a number, \"+Inf\", \"-Inf\" or \"NaN\"", s)
 		}
 		*f = jsonFloat(v)
 		return nil

@@ -547,7 +547,9 @@ func play(r *Rack, rng, noise *rand.Rand, steps int) []float64 {
 }
 
 func TestStateRoundTrip(t *testing.T) {
-	for _, p := range []Params{DefaultParams(), IdealParams()} {
+	ratchet := DefaultParams()
+	ratchet.Drive, ratchet.TeethPerIncrement = DriveRatchet, 2.5
+	for _, p := range []Params{DefaultParams(), IdealParams(), ratchet} {
 		const n = 64
 		r := mustRack(t, n, p, newRNG(10))
 		ctl, noise := newRNG(11), newRNG(12)
@@ -573,13 +575,13 @@ func TestStateRoundTrip(t *testing.T) {
 		outA := play(r, rand.New(pcgA), rand.New(rand.NewPCG(15, 16)), 500)
 		outB := play(c, rand.New(pcgB), rand.New(rand.NewPCG(15, 16)), 500)
 		if !slices.Equal(outA, outB) {
-			t.Fatalf("ideal=%v: restored rack did not continue bit for bit", p.Ideal)
+			t.Fatalf("ideal=%v, drive %s: restored rack did not continue bit for bit", p.Ideal, p.Drive)
 		}
 		sa, sb := r.State(), c.State()
 		ja, _ := json.Marshal(sa)
 		jb, _ := json.Marshal(sb)
 		if string(ja) != string(jb) {
-			t.Fatalf("ideal=%v: final states differ", p.Ideal)
+			t.Fatalf("ideal=%v, drive %s: final states differ", p.Ideal, p.Drive)
 		}
 	}
 }
@@ -925,5 +927,51 @@ func BenchmarkAdvanceWarmUp(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Advance(3, rng)
+	}
+}
+
+// TestUpgradeState loads states of the earlier model: wipers that drifted more than the play
+// away from their motors, no warm-up fields. The upgraded state keeps every wiper, puts each
+// motor side within the play, loads, and the rack goes on driving and saving.
+func TestUpgradeState(t *testing.T) {
+	ratchet := DefaultParams()
+	ratchet.Drive = DriveRatchet
+	for _, p := range []Params{DefaultParams(), ratchet, IdealParams()} {
+		const n = 4
+		old := RackState{
+			Motor:     []float64{4, -64, 64, 0.3, 1e-3},
+			Wiper:     []float64{5, -63.85, 63.85, -0.45, 1e-3 + 1e-17},
+			MotorGain: []float64{1, 1.02, 0.98, 1.7, 1},
+			TrackGain: []float64{1, 1, 1.01, 0.99, 1},
+			Time:      3600, DriftElapsed: 300,
+		}
+		if p.Ideal {
+			old.MotorGain, old.TrackGain, old.DriftElapsed = []float64{1, 1, 1, 1, 1}, []float64{1, 1, 1, 1, 1}, 0
+		}
+		r := mustRack(t, n, p, newRNG(70))
+		if err := r.SetState(old); err == nil {
+			t.Fatal("an earlier model's state loaded without an upgrade: the test tests nothing")
+		}
+		up := UpgradeState(p, old)
+		if err := r.SetState(up); err != nil {
+			t.Fatalf("ideal=%v, drive %s: upgraded state refused: %v", p.Ideal, p.Drive, err)
+		}
+		if !slices.Equal(up.Wiper, old.Wiper) {
+			t.Fatalf("wipers moved: %v, were %v", up.Wiper, old.Wiper)
+		}
+		if !p.Ideal {
+			if want := math.Exp(-2); math.Abs(up.WarmLeft-want) > 1e-15 {
+				t.Fatalf("warm_left %v, want %v", up.WarmLeft, want)
+			}
+			if math.Abs(up.Motor[0]-4.85) > 1e-12 || math.Abs(up.Motor[3]+0.3) > 1e-12 {
+				t.Fatalf("motors %v, want 4.85 and -0.3 for the pots that drifted beyond the play", up.Motor)
+			}
+		}
+		checkGear(t, r, "upgraded")
+		play(r, newRNG(71), newRNG(72), 200)
+		checkGear(t, r, "after play")
+		if err := mustRack(t, n, p, newRNG(73)).SetState(r.State()); err != nil {
+			t.Fatalf("saved again: %v", err)
+		}
 	}
 }

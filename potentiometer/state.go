@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/mark1-perceptron/mark1/internal/detmath"
 )
 
 // RackState is the hidden state of a rack, for saving and restoring a machine: every per-pot
@@ -196,4 +198,42 @@ func (r *Rack) check(s RackState) error {
 		return fmt.Errorf("potentiometer: drift_elapsed_s: %v, want >= 0 and < drift_interval_s %v", s.DriftElapsed, pr.DriftInterval)
 	}
 	return nil
+}
+
+// UpgradeState returns a state saved by the potentiometer model before the gear-true one (the
+// machine's version 1 state files: no track_factor, warm_left or ratchet_remainder, and wipers
+// that drifted alone, possibly further from their motors than the play) made into one a rack
+// with Params p can load and continue from. Wipers keep their positions (clamped to the stops);
+// each motor side moves to the nearest position within the play of its wiper, so the drift
+// the earlier model gave the wiper alone becomes creep of the whole shaft; gains are clamped to
+// [MinGain, MaxGain]; the warm-up factor is 1 (the earlier racks all warmed alike: restore them
+// with TrackSpread 0 for the earlier behaviour) and the remaining warm-up fraction
+// exp(-time_s/TrackTau); ratchet remainders are 0. Lengths and finiteness are left for SetState
+// to check. A state saved by this model needs no upgrade.
+func UpgradeState(p Params, s RackState) RackState {
+	s.Motor, s.Wiper = slices.Clone(s.Motor), slices.Clone(s.Wiper)
+	s.MotorGain, s.TrackGain = slices.Clone(s.MotorGain), slices.Clone(s.TrackGain)
+	s.TrackFactor, s.WarmLeft, s.RatchetRemainder = 1, 1, nil
+	if p.Ideal {
+		copy(s.Motor, s.Wiper)
+		return s
+	}
+	if p.TrackDrift != 0 && p.TrackTau > 0 {
+		s.WarmLeft = detmath.Exp(-s.Time / p.TrackTau)
+	}
+	if p.Drive == DriveRatchet {
+		s.RatchetRemainder = make([]float64, len(s.Wiper))
+	}
+	r := Rack{half: p.Backlash / 2}
+	for i := range min(len(s.Motor), len(s.Wiper)) {
+		w := clamp(s.Wiper[i], -p.Range, p.Range)
+		s.Wiper[i] = w
+		s.Motor[i] = r.follow(clamp(s.Motor[i], w-r.half, w+r.half), w)
+	}
+	for _, g := range [][]float64{s.MotorGain, s.TrackGain} {
+		for i := range g {
+			g[i] = clamp(g[i], MinGain, MaxGain)
+		}
+	}
+	return s
 }
