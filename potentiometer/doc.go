@@ -135,7 +135,10 @@
 // counts time. No random number is used, and every noise argument may be nil. NeutralParams is
 // the analog model with every effect at its neutral value; it gives exactly the readings, sums
 // and positions of the ideal rack, bit for bit, with whole and with fractional steps, so the
-// machine can turn single flaws on from it.
+// machine can turn single flaws on from it. IdealParams is NeutralParams with Ideal set.
+//
+// States saved by the earlier, not gear-true model (wipers that drifted alone, no warm-up
+// fields) are brought into this one by UpgradeState.
 //
 // # The gamma rule's conservation
 //
