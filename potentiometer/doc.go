@@ -26,8 +26,8 @@
 //
 // End stops are mechanical stops on the shaft at -Range and +Range. A wiper driven into a stop
 // reaches exactly +-Range; the motor side then stands Backlash/2 beyond it, at its limit
-// +-(Range + Backlash/2) (the largest float64 that keeps the invariant; see State), and further
-// travel is lost. Drift stops at the stops too. So |p| <= Range and |m| <= Range + Backlash/2
+// +-(Range + Backlash/2) (exactly, the largest float64 m with m - Backlash/2 <= Range as
+// float64 arithmetic rounds it), and further travel is lost. Drift stops at the stops too. So |p| <= Range and |m| <= Range + Backlash/2
 // always, for motor, wiper and drift alike.
 //
 // Each pot has a fixed motor gain k (travel per nominal pulse; for a ratchet, its tooth pitch
@@ -204,5 +204,6 @@
 // per-pulse jitter and slips, the contact noise and the drift. A rack's State with the same
 // random stream continues bit for bit. The exponential and the normal deviates come from
 // internal/detmath, and every product that is then added is written float64(x*y) + z, which
-// forbids fused multiply-adds, so a rack gives the same bits on amd64 and arm64.
+// forbids fused multiply-adds, so a rack gives the same bits on amd64 and arm64 (TestGolden
+// checks a digest of a whole session; scripts/test-arm64.sh runs it under qemu).
 package potentiometer
