@@ -95,7 +95,9 @@ type point struct{ x, y float64 }
 // round differently on machines that have one, and the cards must be the same everywhere.
 func mul(a, b float64) float64 { return float64(a * b) }
 
-func mid(a, b point) point { return point{(a.x + b.x) / 2, (a.y + b.y) / 2} }
+// mid returns the midpoint of a and b. The halving is a product (x*0.5) to the compiler, so it
+// is rounded explicitly too.
+func mid(a, b point) point { return point{float64((a.x + b.x) / 2), float64((a.y + b.y) / 2)} }
 
 // quadTo appends the quadratic Bezier curve p0-p1-p2 (p0 already in c) flattened by 2^depth
 // midpoint subdivisions.
@@ -229,8 +231,8 @@ func (t *typeface) glyph(buf *sfnt.Buffer, r rune) (outline, error) {
 
 // place scales o by scale and centres its ink bounds on (cx, cy), in pixels.
 func (o outline) place(scale, cx, cy float64) [][]point {
-	left := cx - mul(o.max.x-o.min.x, scale)/2
-	top := cy - mul(o.max.y-o.min.y, scale)/2
+	left := cx - float64(mul(o.max.x-o.min.x, scale)/2)
+	top := cy - float64(mul(o.max.y-o.min.y, scale)/2)
 	out := make([][]point, len(o.contours))
 	for i, c := range o.contours {
 		out[i] = make([]point, len(c))
@@ -356,7 +358,7 @@ func circlePath(cx, cy, r float64, reverse bool) []point {
 // shapeContours draws shape k with bounding-box side size centred on (cx, cy): solid, or an
 // outline of width stroke (an inner contour running the other way).
 func shapeContours(k shapeKind, solid bool, size, cx, cy float64) [][]point {
-	h := size / 2
+	h := float64(size / 2)
 	if k == circle {
 		out := [][]point{circlePath(cx, cy, h, false)}
 		if !solid {
@@ -375,11 +377,12 @@ func shapeContours(k shapeKind, solid bool, size, cx, cy float64) [][]point {
 		c, r = point{cx, cy}, h
 	case diamond:
 		v = []point{{cx, cy - h}, {cx + h, cy}, {cx, cy + h}, {cx - h, cy}}
-		c, r = point{cx, cy}, h/math.Sqrt2
+		c, r = point{cx, cy}, float64(h/math.Sqrt2)
 	case triangle:
 		t := mul(size, math.Sqrt(3)/2) // height
-		v = []point{{cx, cy - t/2}, {cx + h, cy + t/2}, {cx - h, cy + t/2}}
-		c, r = point{cx, cy + t/6}, t/3
+		half := float64(t / 2)
+		v = []point{{cx, cy - half}, {cx + h, cy + half}, {cx - h, cy + half}}
+		c, r = point{cx, cy + float64(t/6)}, float64(t/3)
 	}
 	out := [][]point{v}
 	if !solid {
