@@ -12,5 +12,15 @@ func v1Config() Config {
 	return c
 }
 
-// migrateV1 brings the hidden state of a version 1 file into the gear-true model.
-func migrateV1(st *state) {}
+// migrateV1 brings the hidden state of a version 1 file into the gear-true model: each rack's
+// state is upgraded (a wiper that drifted alone keeps its place and its motor side follows it
+// into the play; see potentiometer.UpgradeState). An ideal version 1 machine continues bit for
+// bit; an analog one continues under the new model.
+func migrateV1(st *state) {
+	if st.Config.Pots.Ideal {
+		st.Config.Pots = potentiometer.IdealParams()
+	}
+	for r, rs := range st.Racks {
+		st.Racks[r] = potentiometer.UpgradeState(st.Config.Pots, rs)
+	}
+}
