@@ -3,7 +3,6 @@ package retina
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
@@ -36,7 +35,7 @@ type Retina struct {
 	fDt                            float64
 	fOK                            bool
 	riseL, decayL, riseEnd, decEnd float64
-	reading                        [N]float64 // Expose: each cell's reading less the threshold
+	saved                          [N]float64 // Expose: the levels before, when dt is 0
 
 	pow   power    // light^Gamma
 	rot   rotation // of the card
@@ -45,6 +44,9 @@ type Retina struct {
 	plane *axes    // the focal plane's weights (rotated cards)
 	sc    scratch  // Prepare's buffers
 }
+
+// Expose takes the cells two at a time: every word of Bits holds an even number of them.
+var _ = [1]struct{}{}[N%2]
 
 // noiseBandSigmas is how far from the threshold, in noise sigmas, a cell's dark noise is still
 // drawn. Beyond 8 sigma the chance that the noise flips the comparator is below 1e-15
@@ -222,57 +224,58 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 		band2 = 0
 	}
 	light := pol == LightFigure
-	// First every cell, without a branch that the card's pattern would make unpredictable:
-	// the new level, the reading, the bit without noise, and whether the cell is near enough to
-	// the threshold for noise to be drawn. Then the noise, cell by cell in order, for the few
-	// near cells.
-	var near Bits
+	// A factor of exactly 1 (no time passes: dt = 0, or dt far below a time constant) must
+	// leave the level exactly as it is; G + (c0-G)*1 could differ from c0 in the last bit.
+	frozen := fEnd[0] == 1 || fEnd[1] == 1
+	if frozen {
+		r.saved = r.level
+	}
+	// Every cell, two at a time, without a branch that the card's pattern would make
+	// unpredictable, except the dark noise: it is drawn only for the few cells near the
+	// threshold (on the digits about 5% of them), in cell order.
+	sigma := r.p.DarkNoise
 	for w := range Words {
 		base := w * 64
-		n := min(64, N-base)
+		n := min(64, N-base) // even
 		g := s.G[base : base+n]
 		c := r.level[base : base+n]
 		c = c[:len(g)]
-		xs := r.reading[base : base+n]
-		xs = xs[:len(g)]
-		var word, nw uint64
-		for j, gv := range g {
-			gj, cj := float64(gv), c[j]
-			d := cj - gj
+		var word uint64 // the bits enter at the top and move down two places per step
+		for j := 0; j+1 < len(g); j += 2 {
+			ga, ca := float64(g[j]), c[j]
+			gb, cb := float64(g[j+1]), c[j+1]
+			da, db := ca-ga, cb-gb
 			// Rising (G above the level, d < 0) or decaying: the sign bit of d picks the
 			// factors. The conversions keep each product rounded (no fused multiply-add), as
 			// amd64 computes it, so that architectures that fuse give the same results.
-			k := math.Float64bits(d) >> 63
-			x := gj + float64(d*fLatch[k]) - thr // the reading at the latch, less the threshold
-			// The new level lies between c0 and G; the min keeps a last-ulp rounding from
-			// stepping past the larger of them.
-			c[j] = min(gj+float64(d*fEnd[k]), max(cj, gj))
-			xs[j] = x
-			nw |= math.Float64bits(float64(x*x)-band2) >> 63 << (uint(j) & 63)
+			ka, kb := math.Float64bits(da)>>63, math.Float64bits(db)>>63
+			// The readings at the latch, less the threshold.
+			xa := ga + float64(da*fLatch[ka]) - thr
+			xb := gb + float64(db*fLatch[kb]) - thr
+			// The new levels lie between c0 and G: with a factor below 1, round(d*f) is
+			// strictly smaller than d in magnitude, so G + round(d*f) cannot pass c0.
+			c[j] = ga + float64(da*fEnd[ka])
+			c[j+1] = gb + float64(db*fEnd[kb])
+			if float64(xa*xa) < band2 {
+				xa += float64(sigma * detmath.Normal(noise))
+			}
+			if float64(xb*xb) < band2 {
+				xb += float64(sigma * detmath.Normal(noise))
+			}
 			// On when the reading is below the threshold (above for LightFigure): the sign
 			// bit of x (or of 0-x, which is +0, not -0, when x is +0).
 			if light {
-				x = 0 - x
+				xa, xb = 0-xa, 0-xb
 			}
-			word |= math.Float64bits(x) >> 63 << (uint(j) & 63)
+			word = word>>2 | math.Float64bits(xa)>>1&(1<<62) | math.Float64bits(xb)&(1<<63)
 		}
-		out[w] = word
-		near[w] = nw
+		out[w] = word >> (64 - uint(n))
 	}
-	if band2 == 0 {
-		return
-	}
-	sigma := r.p.DarkNoise
-	for w, nw := range near {
-		for nw != 0 {
-			j := bits.TrailingZeros64(nw)
-			nw &= nw - 1
-			i := w*64 + j
-			x := r.reading[i] + float64(sigma*detmath.Normal(noise))
-			if light {
-				x = 0 - x
+	if frozen {
+		for i, c0 := range r.saved[:] {
+			if d := c0 - float64(s.G[i]); fEnd[math.Float64bits(d)>>63] == 1 {
+				r.level[i] = c0
 			}
-			out[w] = out[w]&^(1<<uint(j)) | math.Float64bits(x)>>63<<uint(j)
 		}
 	}
 }

@@ -653,7 +653,7 @@ func TestExposeDoesNotAllocate(t *testing.T) {
 		var out Bits
 		k := 0
 		allocs := testing.AllocsPerRun(100, func() {
-			r.Expose(cards[k%2], 3, noise, &out)
+			r.Expose(cards[k%2], []float64{3, 0, 0.1}[k%3], noise, &out)
 			k++
 		})
 		if allocs != 0 {
