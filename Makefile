@@ -2,22 +2,27 @@
 GO          ?= go
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 STATICCHECK_VERSION := v0.8.2
-FUZZTIME    ?= 20s
+FUZZTIME    ?= 20000x
+# Packages whose results must be the same bit for bit on amd64 and arm64, and the tests that
+# prove it (golden digests), run compiled for arm64 under qemu.
+ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine
 
-.PHONY: all demo test vet fmt-check lint staticcheck bench fuzz build clean
+.PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean
 
 all: build
 
 build:
 	$(GO) build ./...
 
-## demo: train on built-in letters and show the machine learning.
+## demo: train on built-in letters and show the machine learning (fits an 80x24 terminal).
 demo:
-	$(GO) run ./cmd/mark1 demo
+	@$(GO) run ./cmd/mark1 demo
 
-## test: formatting, vet, staticcheck, and every test (with the race detector off: 2 cores).
-test: fmt-check vet staticcheck
+## test: formatting, vet, staticcheck, go.mod tidy, no fused multiply-add, import rules, every
+## test, the concurrent readers under the race detector, and the golden digests on arm64.
+test: fmt-check vet staticcheck tidy-check fma-check imports
 	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory race arm64
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,6 +31,9 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+tidy-check:
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
+
 $(STATICCHECK):
 	@echo "mark1: installing staticcheck $(STATICCHECK_VERSION) with go install"
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -33,18 +41,36 @@ $(STATICCHECK):
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
-## bench: the hot-loop benchmarks with allocation counts.
+## fma-check: no fused multiply-add in the shipped code compiled for arm64.
+fma-check:
+	@bash scripts/check-fma.sh
+
+## imports: the dependency rules (see scripts/check-imports.sh).
+imports:
+	@bash scripts/check-imports.sh
+
+## race: the machine's readers on other goroutines, under the race detector (needs cgo).
+race:
+	@bash scripts/need.sh gcc libc6-dev
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt' ./machine ./cmd/mark1
+
+## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
+arm64:
+	bash scripts/test-arm64.sh $(ARM64_TESTS) '-test.run=Golden|Determinism'
+
+## bench: the hot-loop benchmarks with allocation counts, then mark1 bench.
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./retina/ ./patchboard/ ./potentiometer/ ./machine/
 	$(GO) run ./cmd/mark1 bench
 
-## fuzz: run each fuzz target of the user-file parsers for FUZZTIME.
+## fuzz: run each fuzz target of the user-file parsers for FUZZTIME (a count: time-boxed runs of
+## FuzzReadStateBody stall in the toolchain; a run that ends in
+## the Go toolchain's known "context deadline exceeded" race with no crasher is retried).
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzRead -fuzztime=$(FUZZTIME) ./patchboard/
-	$(GO) test -run='^$$' -fuzz=FuzzReadState -fuzztime=$(FUZZTIME) ./machine/
-	$(GO) test -run='^$$' -fuzz=FuzzReadCodes -fuzztime=$(FUZZTIME) ./machine/
-	$(GO) test -run='^$$' -fuzz=FuzzLoadIDX -fuzztime=$(FUZZTIME) ./images/
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeImage -fuzztime=$(FUZZTIME) ./images/
+	@for t in "FuzzRead ./patchboard/" "FuzzReadState ./machine/" "FuzzReadStateBody ./machine/" \
+		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/"; do \
+		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
+	done
 
 clean:
 	$(GO) clean ./...

@@ -2,6 +2,8 @@ package machine
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -559,3 +561,55 @@ func benchTrain(b *testing.B, ideal bool) {
 // early, error-heavy presentations are included in proportion to b.N.
 func BenchmarkTrainIdeal(b *testing.B)  { benchTrain(b, true) }
 func BenchmarkTrainAnalog(b *testing.B) { benchTrain(b, false) }
+
+// FuzzReadStateBody fuzzes the JSON body of a state file behind a checksum the fuzzer's input
+// does not have to get right (the header is recomputed), so it reaches the validation: any
+// machine that loads must present, train and save, and load again.
+func FuzzReadStateBody(f *testing.F) {
+	set, err := builtin.Load("ef")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, ideal := range []bool{false, true} {
+		cfg := Default()
+		cfg.MarkI.AUnits, cfg.RUnits = 16, 2
+		if ideal {
+			cfg = cfg.Ideal()
+		}
+		m, err := New(cfg, set.Classes)
+		if err != nil {
+			f.Fatal(err)
+		}
+		d, _ := m.Prepare(set)
+		m.Epoch(d, nil)
+		body, err := m.stateBody()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(body)
+	}
+	card := set.Cards[0].Image
+	f.Fuzz(func(t *testing.T, body []byte) {
+		sum := sha256.Sum256(body)
+		file := fmt.Sprintf("mark1-state %d %d %x\n%s", StateVersion, len(body), sum, body)
+		m, err := ReadState(strings.NewReader(file), "fuzz")
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is not one line: %q", err)
+			}
+			return
+		}
+		var st retina.Stimulus
+		m.PrepareImage(card, &st)
+		for range 3 {
+			m.Train(&st, 0)
+		}
+		var out bytes.Buffer
+		if err := m.WriteState(&out); err != nil {
+			t.Fatalf("loaded machine cannot be written: %v", err)
+		}
+		if _, err := ReadState(&out, "again"); err != nil {
+			t.Fatalf("a machine that loaded and trained does not load again: %v", err)
+		}
+	})
+}
