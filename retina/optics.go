@@ -3,6 +3,7 @@ package retina
 import (
 	"image"
 	"math"
+	"slices"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
 )
@@ -354,13 +355,22 @@ func (a *axes) size() int { return len(a.u.w) + len(a.v.w) + len(a.rowLo)/4 + 2*
 
 // axesFor returns the weights for cards of src's size, from the cache when it holds them.
 func (r *Retina) axesFor(src *source) *axes {
-	if c := r.cache; c != nil && c.w == src.iw && c.h == src.ih {
-		return c
+	for i, c := range r.cache {
+		if c.w == src.iw && c.h == src.ih {
+			copy(r.cache[1:i+1], r.cache[:i]) // most recently used first
+			r.cache[0] = c
+			return c
+		}
 	}
-	ax := r.cache
-	if ax == nil {
+	var ax *axes
+	if len(r.cache) < cachedSizes {
 		ax = new(axes)
+		r.cache = append(r.cache, nil)
+	} else {
+		ax = r.cache[len(r.cache)-1] // reuse the least recently used
 	}
+	copy(r.cache[1:], r.cache)
+	r.cache[0] = ax
 	ax.w, ax.h = src.iw, src.ih
 	pl := r.placement(src.iw, src.ih)
 	sigma := r.blur() * pl.pp // image pixels
@@ -388,14 +398,16 @@ func (r *Retina) axesFor(src *source) *axes {
 	ax.u.build(&eu, src.w, sigma/src.sx, r.reach*sigma/src.sx)
 	ax.v.build(&ev, src.h, sigma/src.sy, r.reach*sigma/src.sy)
 	ax.rows()
-	r.cache = ax
 	return ax
 }
+
+// cachedSizes is how many image sizes a retina keeps the weights of.
+const cachedSizes = 4
 
 // dropAxes forgets ax when it is too large to keep for the next card.
 func (r *Retina) dropAxes(ax *axes) {
 	if ax.size() > keepScratch {
-		r.cache = nil
+		r.cache = slices.DeleteFunc(r.cache, func(c *axes) bool { return c == ax })
 	}
 }
 

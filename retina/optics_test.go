@@ -738,3 +738,25 @@ func TestLargeImages(t *testing.T) {
 		})
 	}
 }
+
+// TestWeightCache prepares cards of more sizes than the retina keeps weights for, in turns, and
+// checks each against a fresh retina.
+func TestWeightCache(t *testing.T) {
+	sizes := [][2]int{{28, 28}, {60, 60}, {8, 8}, {31, 17}, {1, 5}, {28, 28}, {100, 3}, {60, 60}, {28, 28}, {9, 40}}
+	for _, p := range []Params{DefaultParams(), IdealParams(), idealWith(func(p *Params) { p.Rotation = 270 })} {
+		r := newRetina(t, p, 1)
+		for round := range 3 {
+			for k, sz := range sizes {
+				img := randomGray(uint64(k+10*round), sz[0], sz[1])
+				got := prepare(r, img)
+				want := prepare(newRetina(t, p, 1), img)
+				if got.Light != want.Light || got.G != want.G {
+					t.Fatalf("%+v: round %d, %dx%d: the kept weights give another stimulus than a fresh retina", p, round, sz[0], sz[1])
+				}
+			}
+		}
+		if len(r.cache) > cachedSizes {
+			t.Fatalf("%d sizes kept, want at most %d", len(r.cache), cachedSizes)
+		}
+	}
+}

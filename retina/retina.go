@@ -40,7 +40,7 @@ type Retina struct {
 	pow   power    // light^Gamma
 	rot   rotation // of the card
 	reach float64  // blur weights reach this many sigmas beyond a cell
-	cache *axes    // the separable weights of the last image size
+	cache []*axes  // the separable weights of the last image sizes, most recent first
 	plane *axes    // the focal plane's weights (rotated cards)
 	sc    scratch  // Prepare's buffers
 }
