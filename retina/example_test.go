@@ -74,3 +74,68 @@ func ExampleRetina_Expose() {
 	// ....................
 	// 88 S-units on
 }
+
+// A white-on-black digit, as MNIST has them: the default polarity (auto) sees that the card's
+// border is dark and takes the bright strokes for the figure.
+func ExampleStimulus_Polarity() {
+	digit := image.NewGray(image.Rect(0, 0, 28, 28)) // black
+	for y := 6; y < 22; y++ {
+		for x := 12; x < 16; x++ {
+			digit.SetGray(x, y, color.Gray{Y: 255}) // a "1"
+		}
+	}
+	r, err := retina.New(retina.IdealParams(), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var card retina.Stimulus
+	r.Prepare(digit, &card)
+	var s retina.Bits
+	r.Expose(&card, 3, nil, &s)
+	fmt.Println(card.Polarity(), s.Count(), "S-units on")
+	// Output: light 24 S-units on
+}
+
+// Turning one flaw on from the neutral retina: the lens's defocus alone.
+func ExampleNeutralParams() {
+	count := func(p retina.Params) int {
+		r, err := retina.New(p, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			panic(err)
+		}
+		var card retina.Stimulus
+		r.Prepare(letterE(), &card)
+		var s retina.Bits
+		r.Expose(&card, 3, nil, &s)
+		return s.Count()
+	}
+	p := retina.NeutralParams()
+	fmt.Println("neutral:", count(p), "ideal:", count(retina.IdealParams()))
+	p.Blur = 0.8
+	fmt.Println("with blur 0.8:", count(p))
+	// Output:
+	// neutral: 88 ideal: 88
+	// with blur 0.8: 82
+}
+
+// The parameters that are flaws, and what the ones that do nothing alone act with.
+func ExampleParamDocs() {
+	for _, d := range retina.ParamDocs() {
+		if d.Flaw != "" {
+			fmt.Printf("%s (%s, %s)\n", d.Key, d.Flaw, d.Source)
+			if d.Note != "" {
+				fmt.Println("   ", d.Note)
+			}
+		}
+	}
+	// Output:
+	// blur_cells (blur, assumed)
+	// gamma (gamma, assumed)
+	//     acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)
+	// spread (spread, assumed)
+	// rise_tau_s (lag, assumed)
+	//     acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33
+	// decay_tau_s (lag, assumed)
+	// dark_noise (dark_noise, assumed)
+}

@@ -161,7 +161,8 @@ func newSource(img image.Image, sur float64) source {
 // all, keeping the image's aspect ratio (down to one sample on a side).
 func (s *source) sample(side, pixels int) {
 	w, h := s.iw, s.ih
-	f := max(float64(w)/float64(side), float64(h)/float64(side), math.Sqrt(float64(w)*float64(h)/float64(pixels)))
+	f := max(float64(w)/float64(side), float64(h)/float64(side),
+		math.Sqrt(float64(w)*float64(h)/float64(pixels)))
 	nw := max(1, min(int(float64(w)/f), side))
 	nh := max(1, min(int(float64(h)/f), side, pixels/nw))
 	s.w, s.h = nw, nh
@@ -339,8 +340,9 @@ func (r *Retina) blur() float64 {
 }
 
 // axes are the weights of the separable integration for one image size (w x h image pixels):
-// u along the image's columns (pixel x), v along its rows (pixel y), in sampled pixels. swap says that u is driven by the field's
-// rows (rotations by 90 and 270 degrees): cell (row, col) is then u-cell row and v-cell col.
+// u along the image's columns (pixel x), v along its rows (pixel y), in sampled pixels. swap
+// says that u is driven by the field's rows (rotations by 90 and 270 degrees): cell (row, col)
+// is then u-cell row and v-cell col.
 type axes struct {
 	w, h int
 	u, v axis
