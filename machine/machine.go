@@ -61,6 +61,8 @@ type Machine struct {
 	codes   [][]int8 // [class][R-unit]: +1, -1 or 0 (neutral)
 	coding  string   // the coding in use: CodingOneHot, CodingBinary or CodingTable
 	oneHot  bool     // codes are one-hot over the first len(classes) R-units: decide by argmax
+	flip    []uint64 // decide's masks, [class*R-units + unit]: the sign bit for a -1 code
+	keep    []uint64 // all ones for a +1 or -1 code, 0 for a neutral one
 
 	retina *retina.Retina
 	board  *patchboard.Board
@@ -122,6 +124,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	m.noise, m.order = rand.New(m.noiseSrc), rand.New(m.orderSrc)
 	m.codes = codes
 	m.oneHot = isOneHot(codes)
+	m.setMasks()
 	m.a = make([]uint64, (n+63)/64)
 	m.active = make([]uint16, 0, n)
 	m.sums = make([]float64, cfg.RUnits)

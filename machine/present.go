@@ -1,6 +1,10 @@
 package machine
 
-import "github.com/mark1-perceptron/mark1/retina"
+import (
+	"math"
+
+	"github.com/mark1-perceptron/mark1/retina"
+)
 
 // Move is one R-unit's correction in a presentation: the bias pot and the active A-units' pots
 // were driven OnActive increments, every other pot OnInactive.
@@ -100,22 +104,37 @@ func (m *Machine) decide() int {
 	}
 	sums := m.sums
 	best, bestScore := 0, 0.0
-	for c, code := range m.codes {
-		code = code[:len(sums)]
+	r := len(sums)
+	for c := range m.codes {
+		// code[u] is +1, -1 or 0: the sum's sign bit is flipped for -1 and the whole value
+		// masked off for 0, with no branch and no multiplication.
+		flip, keep := m.flip[c*r:c*r+r], m.keep[c*r:c*r+r]
 		score := 0.0
-		for u, v := range code {
-			switch v {
-			case 1:
-				score += sums[u]
-			case -1:
-				score -= sums[u]
-			}
+		for u, v := range sums {
+			score += math.Float64frombits((math.Float64bits(v) ^ flip[u]) & keep[u])
 		}
 		if c == 0 || score > bestScore {
 			best, bestScore = c, score
 		}
 	}
 	return best
+}
+
+// setMasks prepares decide's sign and keep masks from the codes.
+func (m *Machine) setMasks() {
+	r := len(m.racks)
+	m.flip = make([]uint64, len(m.codes)*r)
+	m.keep = make([]uint64, len(m.codes)*r)
+	for c, code := range m.codes {
+		for u, v := range code {
+			if v < 0 {
+				m.flip[c*r+u] = 1 << 63
+			}
+			if v != 0 {
+				m.keep[c*r+u] = ^uint64(0)
+			}
+		}
+	}
 }
 
 // learn applies the rule for the wanted class and returns the moves made.
