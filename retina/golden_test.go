@@ -22,9 +22,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden-digest.txt")
 func TestGoldenDigest(t *testing.T) {
 	all := realCards(t)
 	cards := append(all[:200:200], all[len(all)-100:]...)
-	for _, img := range letterCards() {
-		cards = append(cards, img)
-	}
+	cards = append(cards, letterCards()...)
 	configs := []struct {
 		name string
 		f    func(*Params)

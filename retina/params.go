@@ -1,7 +1,6 @@
 package retina
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -292,6 +291,3 @@ func (p Params) validate() error {
 	}
 	return nil
 }
-
-// errNoRNG is returned by New when the sensitivity spread needs random numbers.
-var errNoRNG = errors.New("a random source is needed to draw the sensitivity spread")

@@ -69,7 +69,7 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 	if !p.Ideal {
 		if rng == nil {
 			if p.Spread != 0 {
-				return nil, fmt.Errorf("retina: new: %w", errNoRNG)
+				return nil, fmt.Errorf("retina: spread: %v with a nil rng, want a random source to draw the sensitivities", p.Spread)
 			}
 		} else {
 			for i := range r.sens {

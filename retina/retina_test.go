@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // uniform returns a 20x20 card of one grey level.
@@ -631,8 +632,8 @@ func TestNewValidates(t *testing.T) {
 			t.Errorf("%s: error %v, want one starting with \"retina: \" naming %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := New(DefaultParams(), nil); err == nil {
-		t.Error("New with spread and no rng succeeded")
+	if _, err := New(DefaultParams(), nil); err == nil || !strings.HasPrefix(err.Error(), "retina: spread: ") {
+		t.Errorf("New with spread and no rng: error %v, want one naming spread", err)
 	}
 	for _, p := range []Params{IdealParams(), quiet()} {
 		r, err := New(p, nil)
@@ -642,6 +643,13 @@ func TestNewValidates(t *testing.T) {
 		if r.Params() != p {
 			t.Fatal("Params() does not return the parameters given to New")
 		}
+	}
+}
+
+// TestStimulusSize keeps the Stimulus small: decks of 60,000 cards are normal.
+func TestStimulusSize(t *testing.T) {
+	if n := unsafe.Sizeof(Stimulus{}); n > 3272 {
+		t.Errorf("a Stimulus takes %d bytes, want at most 3272 (Light, G, the ideal bits and a few bytes)", n)
 	}
 }
 
