@@ -643,17 +643,17 @@ type table struct {
 	sat  []float64 // sat[y*(w+1)+x]: sum of the luminance of pixels [0,x) x [0,y), in 1/unit
 	w, h int
 	unit float64
-	sur  float64 // surround, 0..1
+	sur  float64 // luminance outside the image, 0..1
 }
 
 // newTable builds the summed-area table of src's image, point-sampled down to at most
-// maxTablePixels samples.
-func (r *Retina) newTable(src *source) table {
+// maxTablePixels samples, with the luminance sur (0..1) outside the image.
+func (r *Retina) newTable(src *source, sur float64) table {
 	s := *src
 	if s.w > maxTablePixels/s.h {
 		s.sample(maxTablePixels, maxTablePixels)
 	}
-	t := table{w: s.w, h: s.h, unit: s.unit, sur: s.sur}
+	t := table{w: s.w, h: s.h, unit: s.unit, sur: sur}
 	w := t.w
 	r.sc.sat = grow(r.sc.sat, (w+1)*(t.h+1))
 	sat := r.sc.sat
@@ -716,7 +716,7 @@ func (t *table) mean(u0, v0, u1, v1 float64) float64 {
 // focal renders the focal plane of a card at an arbitrary rotation and integrates it over the
 // cells with the blur.
 func (r *Retina) focal(src *source, sur float64, avg *[N]float64) {
-	t := r.newTable(src)
+	t := r.newTable(src, sur)
 	pl := r.placement(src.iw, src.ih)
 	// The table may be sampled: scale the placement's image pixels to its samples.
 	kx, ky := float64(t.w)/float64(src.iw), float64(t.h)/float64(src.ih)

@@ -163,6 +163,24 @@ func TestAutoPolarity(t *testing.T) {
 			}
 		})
 	}
+	// A blank black card is a light card with no figure: at any placement the field outside
+	// it is dark too, so no cell sees light (the rotated path included).
+	for _, rot := range []float64{0, 90, 30} {
+		for _, ideal := range []bool{true, false} {
+			p := DefaultParams()
+			if ideal {
+				p = IdealParams()
+			}
+			p.Scale, p.Rotation, p.OffsetX = 0.6, rot, 2.3
+			s := prepare(newRetina(t, p, 1), uniform(0))
+			for i, l := range s.Light {
+				if s.Polarity() != LightFigure || l != 0 {
+					t.Fatalf("ideal=%v rotation %v: a blank black card gives polarity %v, light %v at cell %d; want light and 0",
+						ideal, rot, s.Polarity(), l, i)
+				}
+			}
+		}
+	}
 	// Explicit polarities do not look at the border, and keep the surround.
 	for _, pol := range []Polarity{DarkFigure, LightFigure} {
 		p := idealWith(func(p *Params) { p.Polarity, p.Scale = pol, 0.5 })
