@@ -316,7 +316,8 @@ func (r *Retina) shownLight() *[N]float32 {
 // Levels writes each cell's current analog level (its conductance; 1 is white paper under the
 // nominal lamp for a cell of nominal sensitivity) to dst, which must have length at least N.
 // Each level is finite and in [0, s*Lamp^Gamma], s the cell's sensitivity (Ideal: the light of
-// the last card, [0, 1]). Levels only reads (see Retina).
+// the last card, [0, 1], read from its Stimulus, which must not be prepared again meanwhile).
+// Levels only reads (see Retina).
 func (r *Retina) Levels(dst []float32) {
 	dst = dst[:N]
 	if r.p.Ideal {
@@ -371,6 +372,9 @@ func (r *Retina) SetState(st State) error {
 	for i, v := range st.Level {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("retina: level: cell %d is %v, want a finite number >= 0", i, v)
+		}
+		if r.p.Ideal && v > 1 {
+			return fmt.Errorf("retina: level: cell %d is %v, want 0..1 (the ideal retina's light)", i, v)
 		}
 	}
 	copy(r.sens[:], st.Sensitivity)

@@ -603,8 +603,19 @@ func TestSetStateErrors(t *testing.T) {
 		{"infinite level", bad(func(s *State) { s.Level[5] = math.Inf(1) }), "cell 5"},
 		{"negative level", bad(func(s *State) { s.Level[399] = -0.1 }), "cell 399"},
 	}
+	ideal := newRetina(t, IdealParams(), 1).State()
+	ideal.Level[7] = 1.5
+	tests = append(tests, struct {
+		name string
+		st   State
+		want string
+	}{"ideal light above 1", ideal, "cell 7"})
 	for _, tc := range tests {
-		r := newRetina(t, DefaultParams(), 2)
+		p := DefaultParams()
+		if tc.name == "ideal light above 1" {
+			p = IdealParams()
+		}
+		r := newRetina(t, p, 2)
 		before := r.State()
 		err := r.SetState(tc.st)
 		if err == nil || !strings.HasPrefix(err.Error(), "retina: ") || !strings.Contains(err.Error(), tc.want) {
