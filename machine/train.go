@@ -130,7 +130,7 @@ func (m *Machine) Idle(seconds float64) error {
 	for _, rack := range m.racks {
 		rack.Advance(seconds, m.noise)
 	}
-	m.retina.Reset() // TODO(rest): relax the cells for the time given, not at once
+	m.retina.Rest(seconds)
 	m.clock += seconds
 	return nil
 }

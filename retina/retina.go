@@ -162,6 +162,32 @@ func (r *Retina) Reset() {
 	}
 }
 
+// Rest lets dt seconds pass with no card in the holder: every cell relaxes toward its rest
+// level (the Surround under the lamps, as Reset leaves it) with its first-order lag, rising
+// with RiseTau or decaying with DecayTau, in closed form. Levels stay between their old value
+// and the rest level. In Ideal mode the cells have no lag: they are at rest at once. A dt that
+// is negative or NaN counts as 0.
+func (r *Retina) Rest(dt float64) {
+	if !(dt > 0) {
+		return
+	}
+	if r.p.Ideal {
+		r.Reset()
+		return
+	}
+	g := r.pow.eval(r.p.Lamp * r.p.Surround)
+	rise, decay := lagFactor(dt, r.p.RiseTau), lagFactor(dt, r.p.DecayTau)
+	for i, c := range r.level {
+		target := min(r.sens[i]*g, r.gmax[i])
+		f := decay
+		if target > c {
+			f = rise
+		}
+		// target + (c-target)*f, the product rounded alone (no fused multiply-add).
+		r.level[i] = target + float64((c-target)*f)
+	}
+}
+
 // lagFactor is exp(-t/tau), with tau = 0 an instant response.
 func lagFactor(t, tau float64) float64 {
 	if tau == 0 {

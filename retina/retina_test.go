@@ -735,3 +735,40 @@ func equalFloats(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestRest checks that cells left without a card relax toward their rest level with their
+// lags, in closed form: a short rest moves them part of the way, a long one all the way.
+func TestRest(t *testing.T) {
+	p := DefaultParams()
+	p.Spread = 0
+	r, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := make([]float32, N)
+	r.Levels(rest)
+	black := image.NewGray(image.Rect(0, 0, 20, 20))
+	var s Stimulus
+	r.Prepare(black, &s)
+	var out Bits
+	r.Expose(&s, 3, nil, &out)
+	dark := make([]float32, N)
+	r.Levels(dark)
+	// Rising back to the white surround with RiseTau: after one time constant the gap is e^-1.
+	r.Rest(p.RiseTau)
+	got := make([]float32, N)
+	r.Levels(got)
+	want := float64(rest[0]) + (float64(dark[0])-float64(rest[0]))*math.Exp(-1)
+	if math.Abs(float64(got[0])-want) > 1e-6 {
+		t.Fatalf("after one rise time constant: %v, want %v", got[0], want)
+	}
+	r.Rest(3600)
+	r.Levels(got)
+	for i := range got {
+		if got[i] != rest[i] {
+			t.Fatalf("cell %d after an hour: %v, want the rest level %v", i, got[i], rest[i])
+		}
+	}
+	r.Rest(math.NaN())
+	r.Rest(-1)
+}
