@@ -315,8 +315,10 @@ func fromState(st *state) (*Machine, error) {
 		return nil, err
 	}
 	// The codes must be what the coding gives (or any valid table for a table coding).
+	used := CodingTable
 	if cfg.Coding != CodingTable {
-		want, _, err := buildCodes(cfg.Coding, nil, len(st.Classes), cfg.RUnits)
+		want, resolved, err := buildCodes(cfg.Coding, nil, len(st.Classes), cfg.RUnits)
+		used = resolved
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +331,7 @@ func fromState(st *state) (*Machine, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.cfg.Coding = st.Config.Coding
+	m.cfg.Coding, m.coding = st.Config.Coding, used
 	if m.cfg.Coding != CodingTable {
 		m.cfg.Codes = nil
 	}

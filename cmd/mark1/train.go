@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -105,11 +106,19 @@ func flawsOn(c machine.Config) string {
 			}
 		}
 	}
-	switch len(on) {
-	case 0:
+	switch {
+	case len(on) == 0:
 		return "none"
-	case len(all):
+	case len(on) == len(all):
 		return "all"
+	case 2*len(on) > len(all):
+		var off []string
+		for _, f := range all {
+			if !slices.Contains(on, f.Name) {
+				off = append(off, f.Name)
+			}
+		}
+		return "all but " + strings.Join(off, ",")
 	}
 	return strings.Join(on, ",")
 }
@@ -138,7 +147,7 @@ func describe(m *machine.Machine) string {
 	case "all":
 		flaws = "analog"
 	default:
-		flaws = "flaws " + flaws
+		flaws = "analog, flaws " + flaws
 	}
 	return s + fmt.Sprintf("), rule %s, %s", c.Rule, flaws)
 }
