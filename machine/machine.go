@@ -58,11 +58,12 @@ const (
 type Machine struct {
 	cfg     Config
 	classes []string
-	codes   [][]int8 // [class][R-unit]: +1, -1 or 0 (neutral)
-	coding  string   // the coding in use: CodingOneHot, CodingBinary or CodingTable
-	oneHot  bool     // codes are one-hot over the first len(classes) R-units: decide by argmax
-	flip    []uint64 // decide's masks, [class*R-units + unit]: the sign bit for a -1 code
-	keep    []uint64 // all ones for a +1 or -1 code, 0 for a neutral one
+	codes   [][]int8  // [class][R-unit]: +1, -1 or 0 (neutral)
+	coding  string    // the coding in use: CodingOneHot, CodingBinary or CodingTable
+	oneHot  bool      // codes are one-hot over the first len(classes) R-units: decide by argmax
+	flip    []uint64  // decide's masks, [R-unit*classes + class]: the sign bit for a -1 code
+	keep    []uint64  // all ones for a +1 or -1 code, 0 for a neutral one
+	scores  []float64 // decide's scratch: each class's score
 
 	retina *retina.Retina
 	board  *patchboard.Board

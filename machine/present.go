@@ -102,36 +102,42 @@ func (m *Machine) decide() int {
 		}
 		return best
 	}
-	sums := m.sums
-	best, bestScore := 0, 0.0
-	r := len(sums)
-	for c := range m.codes {
-		// code[u] is +1, -1 or 0: the sum's sign bit is flipped for -1 and the whole value
-		// masked off for 0, with no branch and no multiplication.
-		flip, keep := m.flip[c*r:c*r+r], m.keep[c*r:c*r+r]
-		score := 0.0
-		for u, v := range sums {
-			score += math.Float64frombits((math.Float64bits(v) ^ flip[u]) & keep[u])
+	// Scores of all classes at once, one R-unit at a time: each class's sum is a short chain,
+	// and the classes' chains run side by side. code[c][u] is +1, -1 or 0: the sum's sign bit
+	// is flipped for -1 and the whole value masked off for 0, with no branch and no
+	// multiplication.
+	k := len(m.codes)
+	scores := m.scores[:k]
+	clear(scores)
+	for u, v := range m.sums {
+		bits := math.Float64bits(v)
+		flip, keep := m.flip[u*k:u*k+k], m.keep[u*k:u*k+k]
+		for c := range scores {
+			scores[c] += math.Float64frombits((bits ^ flip[c]) & keep[c])
 		}
-		if c == 0 || score > bestScore {
-			best, bestScore = c, score
+	}
+	best := 0
+	for c, v := range scores {
+		if v > scores[best] {
+			best = c
 		}
 	}
 	return best
 }
 
-// setMasks prepares decide's sign and keep masks from the codes.
+// setMasks prepares decide's sign and keep masks from the codes, [R-unit*classes + class].
 func (m *Machine) setMasks() {
-	r := len(m.racks)
-	m.flip = make([]uint64, len(m.codes)*r)
-	m.keep = make([]uint64, len(m.codes)*r)
+	k := len(m.codes)
+	m.flip = make([]uint64, k*len(m.racks))
+	m.keep = make([]uint64, k*len(m.racks))
+	m.scores = make([]float64, k)
 	for c, code := range m.codes {
 		for u, v := range code {
 			if v < 0 {
-				m.flip[c*r+u] = 1 << 63
+				m.flip[u*k+c] = 1 << 63
 			}
 			if v != 0 {
-				m.keep[c*r+u] = ^uint64(0)
+				m.keep[u*k+c] = ^uint64(0)
 			}
 		}
 	}
