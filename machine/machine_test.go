@@ -613,3 +613,56 @@ func FuzzReadStateBody(f *testing.F) {
 		}
 	})
 }
+
+// benchLearning times whole learning runs: a fresh full-size machine trained on E versus F from
+// scratch until an epoch passes without a correction, reported per presentation.
+func benchLearning(b *testing.B, ideal bool) {
+	set := loadSet(b, "ef")
+	cfg := Default()
+	if ideal {
+		cfg = cfg.Ideal()
+	}
+	presented := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m, deck := newMachine(b, cfg, set)
+		b.StartTimer()
+		for e := 0; e < 100; e++ {
+			st := m.Epoch(deck, nil)
+			presented += st.Cards
+			if st.Corrections == 0 {
+				break
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(presented), "ns/presentation")
+	b.ReportMetric(float64(presented)/float64(b.N), "presentations/run")
+}
+
+// benchConverged times presentations of a machine that has learned its cards: no correction,
+// so only the retina, the plug-board, the sums and the answer.
+func benchConverged(b *testing.B, ideal bool) {
+	set := loadSet(b, "ef")
+	cfg := Default()
+	if ideal {
+		cfg = cfg.Ideal()
+	}
+	m, deck := newMachine(b, cfg, set)
+	for e := 0; e < 100 && m.Epoch(deck, nil).Corrections > 0; e++ {
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := i % deck.Len()
+		m.Train(&deck.Stimuli[k], deck.Class[k])
+	}
+}
+
+// BenchmarkLearningIdeal and BenchmarkLearningAnalog: from scratch to a clean epoch.
+func BenchmarkLearningIdeal(b *testing.B)  { benchLearning(b, true) }
+func BenchmarkLearningAnalog(b *testing.B) { benchLearning(b, false) }
+
+// BenchmarkConvergedIdeal and BenchmarkConvergedAnalog: presentations once learned.
+func BenchmarkConvergedIdeal(b *testing.B)  { benchConverged(b, true) }
+func BenchmarkConvergedAnalog(b *testing.B) { benchConverged(b, false) }

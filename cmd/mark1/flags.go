@@ -129,7 +129,7 @@ func (mf *machineFlags) register(fs *flagSet) {
 	fs.StringVar(&mf.rule, "rule", d.Rule.String(), "learning rule: alpha, gamma or forced")
 	fs.IntVar(&mf.rUnits, "r-units", d.RUnits, "number of R-units")
 	fs.IntVar(&mf.aUnits, "a-units", d.MarkI.AUnits, "number of A-units (random or local wiring); the fan-out limit follows")
-	fs.IntVar(&mf.fanout, "fanout", d.MarkI.FanOut, "most A-units one S-unit may feed (random wiring; default 40, scaled with --a-units above 512)")
+	fs.IntVar(&mf.fanout, "fanout", d.MarkI.FanOut, "most A-units one S-unit may feed (random wiring; 40, scaled up with --a-units above 512)")
 	fs.StringVar(&mf.coding, "coding", d.Coding, "class coding: auto, onehot, binary, or a code FILE")
 	fs.StringVar(&mf.wiring, "wiring", d.Wiring, "plug-board: random, identity, local, or a wiring FILE")
 	fs.StringVar(&mf.order, "order", d.Order, "order of the cards in an epoch: shuffle (from the seed), file, or interleave (round-robin over the classes)")
