@@ -108,14 +108,13 @@ type machineFlags struct {
 	flaws  string
 	ideal  bool
 
-	seed                    uint64
-	rule, coding, wiring    string
-	order                   string
-	shuffle                 bool
-	rUnits, aUnits, fanout  int
-	blur                    float64
-	view                    viewFlags
-	configGiven, fanoutSeen bool
+	seed                   uint64
+	rule, coding, wiring   string
+	order                  string
+	shuffle                bool
+	rUnits, aUnits, fanout int
+	blur                   float64
+	view                   viewFlags
 }
 
 func (mf *machineFlags) register(fs *flagSet) {
