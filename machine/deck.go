@@ -95,7 +95,16 @@ func (m *Machine) SetOptics(p retina.Params) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := r.SetState(m.retina.State()); err != nil {
+	st := m.retina.State()
+	// A dimmer lamp lowers the largest level a cell can reach: the cells start the new
+	// lighting no brighter than it allows.
+	if !p.Ideal {
+		limit := r.LampLevel()
+		for i, v := range st.Level {
+			st.Level[i] = min(v, st.Sensitivity[i]*limit)
+		}
+	}
+	if err := r.SetState(st); err != nil {
 		return fmt.Errorf("machine: optics: %w", err)
 	}
 	m.retina = r

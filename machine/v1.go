@@ -1,6 +1,11 @@
 package machine
 
-import "github.com/mark1-perceptron/mark1/potentiometer"
+import (
+	"math/rand/v2"
+
+	"github.com/mark1-perceptron/mark1/potentiometer"
+	"github.com/mark1-perceptron/mark1/retina"
+)
 
 // v1Config is the configuration a version 1 state file's body is read over: for the parameters
 // version 1 did not have, the values that give version 1's behaviour (cards in file order, the
@@ -22,5 +27,14 @@ func migrateV1(st *state) {
 	}
 	for r, rs := range st.Racks {
 		st.Racks[r] = potentiometer.UpgradeState(st.Config.Pots, rs)
+	}
+	// Version 1 computed the cells' power law with the standard library, which can round a
+	// level a little above what the portable one gives for the same light: bring every level
+	// within its cell's largest conductance.
+	if ret, err := retina.New(st.Config.Retina, rand.New(rand.NewPCG(st.Config.Seed, streamRetina))); err == nil && len(st.Retina.Sensitivity) == len(st.Retina.Level) {
+		top := ret.LampLevel()
+		for i, v := range st.Retina.Level {
+			st.Retina.Level[i] = min(v, st.Retina.Sensitivity[i]*top)
+		}
 	}
 }

@@ -164,8 +164,8 @@ func TestTrackFactors(t *testing.T) {
 	if len(gains) < racks/2 {
 		t.Fatalf("only %d distinct warm gains for %d racks", len(gains), racks)
 	}
-	// The clamp holds for wide spreads.
-	p.TrackSpread = 5
+	// The clamp holds for the widest spread.
+	p.TrackSpread = 1
 	for range 1000 {
 		if f := mustRack(t, 0, p, build).State().TrackFactor; f < 0 || f > MaxTrackFactor {
 			t.Fatalf("factor %v beyond the clamp", f)
@@ -173,7 +173,7 @@ func TestTrackFactors(t *testing.T) {
 	}
 	// Gains too.
 	p = NeutralParams()
-	p.MotorSpread, p.Tolerance = 3, 3
+	p.MotorSpread, p.Tolerance = 1, 1 // the widest spreads
 	st := mustRack(t, 1000, p, build).State()
 	for i := range st.MotorGain {
 		if st.MotorGain[i] < MinGain || st.MotorGain[i] > MaxGain || st.TrackGain[i] < MinGain || st.TrackGain[i] > MaxGain {

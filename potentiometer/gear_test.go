@@ -218,7 +218,7 @@ func TestDriftKeptByPulses(t *testing.T) {
 
 func TestMotorLimit(t *testing.T) {
 	tests := []struct{ lim, h float64 }{
-		{64, 0.15}, {3, 0.2}, {1, 0}, {64, 0}, {0.1, 0.185}, {1e-300, 0.15}, {1 << 40, 0.15}, {0.3, 0.1}, {7, 1e-20},
+		{64, 0.15}, {3, 0.2}, {1, 0}, {64, 0}, {0.1, 0.185}, {1e-300, 0.15}, {MaxIncrements, 0.15}, {0.3, 0.1}, {7, 1e-20},
 	}
 	for _, tt := range tests {
 		m := motorLimit(tt.lim, tt.h)

@@ -250,6 +250,24 @@ func (p Params) Validate() error {
 			return fmt.Errorf("potentiometer: %s: %v, want >= 0", f.name, f.v)
 		}
 	}
+	// Upper bounds: beyond them the arithmetic would lose meaning (a track step of 1e308
+	// increments reads as infinity), and no pot was ever built so.
+	for _, f := range []struct {
+		name     string
+		v, limit float64
+	}{
+		{"resolution", p.Resolution, MaxIncrements}, {"backlash", p.Backlash, MaxIncrements},
+		{"wiper_drift", p.WiperDrift, MaxIncrements}, {"contact_noise", p.ContactNoise, MaxIncrements},
+		{"motor_spread", p.MotorSpread, 1}, {"tolerance", p.Tolerance, 1}, {"track_spread", p.TrackSpread, 1},
+		{"track_drift", p.TrackDrift, 1}, {"drift_interval_s", p.DriftInterval, MaxSeconds}, {"track_tau_s", p.TrackTau, MaxSeconds},
+	} {
+		if f.v > f.limit {
+			return fmt.Errorf("potentiometer: %s: %v, want at most %v", f.name, f.v, f.limit)
+		}
+	}
+	if !math.IsInf(p.Range, 1) && p.Range > MaxIncrements {
+		return fmt.Errorf("potentiometer: range: %v, want at most %v or +Inf (no end stops)", p.Range, float64(MaxIncrements))
+	}
 	if p.PulseJitter >= 1 {
 		return fmt.Errorf("potentiometer: pulse_jitter: %v, want < 1 (a pulse must not reverse the motor)", p.PulseJitter)
 	}
@@ -277,6 +295,12 @@ func (p Params) Validate() error {
 	}
 	return nil
 }
+
+// Upper bounds of the parameters (Validate): sizes in increments and times in seconds.
+const (
+	MaxIncrements = 1e6
+	MaxSeconds    = 1e12
+)
 
 // jsonFloat is a float64 that JSON can carry when infinite or NaN: those are written as the
 // strings "+Inf", "-Inf" and "NaN" (JSON numbers cannot express them).
@@ -337,7 +361,10 @@ func (p *Params) UnmarshalJSON(b []byte) error {
 		*plain
 		Range *jsonFloat `json:"range"`
 	}{plain: (*plain)(p)}
-	if err := json.Unmarshal(b, &v); err != nil {
+	// Unknown fields are refused, as the state file's reader refuses them everywhere else.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return err
 	}
 	if v.Range != nil {

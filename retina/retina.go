@@ -73,7 +73,7 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 			}
 		} else {
 			for i := range r.sens {
-				r.sens[i] = max(0, 1+float64(p.Spread*detmath.Normal(rng)))
+				r.sens[i] = min(max(0, 1+float64(p.Spread*detmath.Normal(rng))), maxSensitivity(p.Spread))
 			}
 		}
 		r.pow.init(p.Gamma)
@@ -86,6 +86,13 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 	r.Reset()
 	return r, nil
 }
+
+// sensSigmas bounds the drawn sensitivities at 1 + sensSigmas*Spread: a draw beyond 10 sigmas
+// (probability 1e-23) is clamped, and a state with a larger sensitivity is refused.
+const sensSigmas = 10
+
+// maxSensitivity is the largest sensitivity a retina of this spread draws.
+func maxSensitivity(spread float64) float64 { return 1 + sensSigmas*spread }
 
 // below32 returns the largest float32 at or below x >= 0.
 func below32(x float64) float32 {
@@ -103,6 +110,15 @@ func (r *Retina) bounds() {
 		r.gmax[i] = s * top
 		r.gmax32[i] = below32(r.gmax[i])
 	}
+}
+
+// LampLevel returns Lamp^Gamma, the conductance of a cell of sensitivity 1 under white paper
+// and the lamps: a cell of sensitivity s never exceeds s*LampLevel() (Ideal: 1). It only reads.
+func (r *Retina) LampLevel() float64 {
+	if r.p.Ideal {
+		return 1
+	}
+	return r.pow.eval(r.p.Lamp)
 }
 
 // Params returns the retina's parameters. It only reads.
@@ -390,14 +406,22 @@ func (r *Retina) SetState(st State) error {
 	if len(st.Level) != N {
 		return fmt.Errorf("retina: level: %d values, want %d", len(st.Level), N)
 	}
+	smax := maxSensitivity(r.p.Spread)
+	if r.p.Ideal {
+		smax = 1
+	}
 	for i, v := range st.Sensitivity {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("retina: sensitivity: cell %d is %v, want a finite number >= 0", i, v)
+		if !(v >= 0) || v > smax {
+			return fmt.Errorf("retina: sensitivity: cell %d is %v, want 0..%v", i, v, smax)
 		}
 	}
+	top := r.LampLevel()
 	for i, v := range st.Level {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("retina: level: cell %d is %v, want a finite number >= 0", i, v)
+		}
+		if !r.p.Ideal && v > st.Sensitivity[i]*top {
+			return fmt.Errorf("retina: level: cell %d is %v, above its largest conductance %v (sensitivity times lamp^gamma)", i, v, st.Sensitivity[i]*top)
 		}
 		if r.p.Ideal && v > 1 {
 			return fmt.Errorf("retina: level: cell %d is %v, want 0..1 (the ideal retina's light)", i, v)

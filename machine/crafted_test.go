@@ -1,0 +1,130 @@
+package machine
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// craftedState writes a small trained analog machine's state with the body changed by edit
+// (on the decoded JSON) and a correct checksum: the file passes the checksum, so only the
+// validation of the values can refuse it.
+func craftedState(t *testing.T, ideal bool, edit func(map[string]any)) string {
+	t.Helper()
+	set := loadSet(t, "ef")
+	cfg := Default()
+	cfg.MarkI.AUnits, cfg.RUnits = 32, 2
+	if ideal {
+		cfg = cfg.Ideal()
+	}
+	m, d := newMachine(t, cfg, set)
+	m.Epoch(d, nil)
+	body, err := m.stateBody()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatal(err)
+	}
+	edit(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return withHeader(out)
+}
+
+func withHeader(body []byte) string {
+	return fmt.Sprintf("mark1-state %d %d %x\n%s", StateVersion, len(body), sha256.Sum256(body), body)
+}
+
+// at walks a path of object keys and array indices into decoded JSON.
+func at(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			v = v.(map[string]any)[k]
+		case int:
+			v = v.([]any)[k]
+		}
+	}
+	return v
+}
+
+func set(v any, value any, path ...any) {
+	parent := at(v, path[:len(path)-1]...)
+	switch k := path[len(path)-1].(type) {
+	case string:
+		parent.(map[string]any)[k] = value
+	case int:
+		parent.([]any)[k] = value
+	}
+}
+
+// TestCraftedStates feeds state files that pass the checksum but hold values the machine could
+// not have produced: each must be refused, naming the field.
+func TestCraftedStates(t *testing.T) {
+	cases := []struct {
+		name  string
+		ideal bool
+		edit  func(v map[string]any)
+		want  string
+	}{
+		{"wiper beyond the stops", false, func(v map[string]any) { set(v, 1000.0, "racks", 0, "wiper", 3) }, "wiper[3]"},
+		{"wiper far from its motor", false, func(v map[string]any) { set(v, 5.0, "racks", 0, "wiper", 3) }, "racks[0]"},
+		{"motor gain 1e300", false, func(v map[string]any) { set(v, 1e300, "racks", 1, "motor_gain", 0) }, "motor_gain[0]"},
+		{"track gain 0", false, func(v map[string]any) { set(v, 0.0, "racks", 1, "track_gain", 2) }, "track_gain[2]"},
+		{"track factor 5", false, func(v map[string]any) { set(v, 5.0, "racks", 0, "track_factor") }, "track_factor"},
+		{"warm left 2", false, func(v map[string]any) { set(v, 2.0, "racks", 0, "warm_left") }, "warm_left"},
+		{"drift elapsed negative", false, func(v map[string]any) { set(v, -1.0, "racks", 0, "drift_elapsed_s") }, "drift_elapsed_s"},
+		{"short wiper list", false, func(v map[string]any) {
+			w := at(v, "racks", 0, "wiper").([]any)
+			set(v, w[:3], "racks", 0, "wiper")
+		}, "wiper"},
+		{"resolution 1e308", false, func(v map[string]any) { set(v, 1e308, "config", "pots", "resolution") }, "resolution"},
+		{"unknown field inside pots", false, func(v map[string]any) { set(v, 1.0, "config", "pots", "bogus") }, "bogus"},
+		{"unknown field at the top", false, func(v map[string]any) { v["extra"] = true }, "extra"},
+		{"unknown coding", false, func(v map[string]any) { set(v, "gray", "config", "coding") }, "coding"},
+		{"codes not the coding's", false, func(v map[string]any) { set(v, 1.0, "codes", 0, 1) }, "codes"},
+		{"unknown rule", false, func(v map[string]any) { set(v, "delta", "config", "rule") }, "delta"},
+		{"unknown order", false, func(v map[string]any) { set(v, "random", "config", "order") }, "order"},
+		{"lamp 1e300", false, func(v map[string]any) { set(v, 1e300, "config", "retina", "lamp") }, "lamp"},
+		{"negative level", false, func(v map[string]any) { set(v, -1.0, "retina", "level", 7) }, "level"},
+		{"sensitivity 1e300", false, func(v map[string]any) { set(v, 1e300, "retina", "sensitivity", 7) }, "sensitivity"},
+		{"ideal level above 1", true, func(v map[string]any) { set(v, 3.0, "retina", "level", 7) }, "level"},
+		{"ideal motor and wiper apart", true, func(v map[string]any) { set(v, 0.5, "racks", 0, "motor", 1) }, "racks[0]"},
+		{"negative clock", false, func(v map[string]any) { set(v, -3.0, "clock_s") }, "clock_s"},
+		{"rack time not the clock", false, func(v map[string]any) { set(v, 1.0, "racks", 1, "time_s") }, "time_s"},
+		{"one rack missing", false, func(v map[string]any) { set(v, at(v, "racks").([]any)[:1], "racks") }, "racks"},
+		{"r_units 65", false, func(v map[string]any) { set(v, 65.0, "config", "r_units") }, "r_units"},
+		{"presentation time 0", false, func(v map[string]any) { set(v, 0.0, "config", "presentation_time_s") }, "presentation_time_s"},
+		{"label twice", false, func(v map[string]any) { set(v, "E", "classes", 1) }, "twice"},
+		{"noise generator garbage", false, func(v map[string]any) { set(v, "AAAA", "noise_rng") }, "noise_rng"},
+		{"wiring garbage", false, func(v map[string]any) { set(v, "a0 theta=1 +999\n", "wiring") }, "wiring"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			file := craftedState(t, tc.ideal, tc.edit)
+			_, err := ReadState(strings.NewReader(file), "m.state")
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "m.state: ") || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Fatalf("error %q, want one line naming m.state and %q", msg, tc.want)
+			}
+		})
+	}
+	// Data after the JSON body, inside the declared length.
+	good := craftedState(t, false, func(map[string]any) {})
+	body := good[strings.IndexByte(good, '\n')+1:]
+	if _, err := ReadState(strings.NewReader(withHeader([]byte(body+" {}"))), "m.state"); err == nil || !strings.Contains(err.Error(), "data after the JSON body") {
+		t.Fatalf("data after the body: %v", err)
+	}
+	if _, err := ReadState(strings.NewReader(good), "m.state"); err != nil {
+		t.Fatalf("the unedited state: %v", err)
+	}
+}
