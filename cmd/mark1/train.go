@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unsafe"
@@ -350,23 +349,12 @@ func prepare(m *machine.Machine, set *images.Set, loader *images.Loader, prefix 
 
 // checkSavePath checks, before any training, that a state file can be written at path: path
 // is a regular file or a new path (a folder, a FIFO or a device is refused) and its folder
-// exists and takes a new file. (The save itself writes a temporary file there and renames it.)
+// exists and takes a new file.
 func checkSavePath(path string) error {
-	target, err := atomicfile.Target(path)
-	if err != nil {
+	if err := atomicfile.Check(path); err != nil {
 		return fmt.Errorf("--save %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-check-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the temporary file's name would only confuse
-		}
-		return fmt.Errorf("--save %s: cannot write there: %w", path, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	return nil
 }
 
 // errBar draws the error fraction n/of as a bar of up to width characters.

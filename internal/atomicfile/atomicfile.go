@@ -137,6 +137,23 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err err
 	return nil
 }
 
+// Check reports whether Write(path) could write: path is a regular file or a new path (see
+// Target) and a new file can be created beside it. It creates and removes a probe named like
+// Write's temporary files, so a probe left by a killed process is cleaned up like them.
+func Check(path string) error {
+	target, err := Target(path)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), tempPrefix(filepath.Base(target))+"*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write there: %w", path, unwrapPath(err))
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
 // tempPrefix is the start of the name of this process's temporary files for base.
 func tempPrefix(base string) string {
 	return "." + base + ".tmp-" + strconv.Itoa(os.Getpid()) + "-"
