@@ -92,7 +92,7 @@ func New(p Params, rng *rand.Rand) (*Retina, error) {
 const sensSigmas = 10
 
 // maxSensitivity is the largest sensitivity a retina of this spread draws.
-func maxSensitivity(spread float64) float64 { return 1 + sensSigmas*spread }
+func maxSensitivity(spread float64) float64 { return 1 + float64(sensSigmas*spread) }
 
 // below32 returns the largest float32 at or below x >= 0.
 func below32(x float64) float32 {
