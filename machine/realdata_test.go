@@ -247,7 +247,7 @@ func TestSnapshotWhileTraining(t *testing.T) {
 			defer wg.Done()
 			var snap Snapshot
 			var last uint64
-			for {
+			for i := 0; ; i++ {
 				select {
 				case <-done:
 					return
@@ -265,7 +265,7 @@ func TestSnapshotWhileTraining(t *testing.T) {
 				}
 				m.Clock()
 				var buf bytes.Buffer
-				if snap.Count%50 == 0 {
+				if i%20 == 0 {
 					m.WriteState(&buf)
 				}
 			}

@@ -20,7 +20,9 @@ type EpochStats struct {
 // false the epoch ends there, between two presentations, and the stats say Stopped.
 func (m *Machine) Epoch(d *Deck, step func(done int) bool) EpochStats {
 	var st EpochStats
+	m.mu.Lock() // the shuffle draws from the order stream, which WriteState reads
 	order := m.orderOf(d)
+	m.mu.Unlock()
 	for i, k := range order {
 		pred := m.present(&d.Stimuli[k], k, d.Class[k], true)
 		if pred != d.Class[k] {
@@ -135,7 +137,8 @@ func (m *Machine) Idle(seconds float64) error {
 	return nil
 }
 
-// SetOrder changes the order of presentation of the next epochs (see Config.Order).
+// SetOrder changes the order of presentation of the next epochs (see Config.Order). It is
+// called by the driving goroutine.
 func (m *Machine) SetOrder(order string) error {
 	switch order {
 	case OrderShuffle, OrderFile, OrderInterleave:
