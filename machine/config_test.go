@@ -2,6 +2,7 @@ package machine
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -287,5 +288,68 @@ func TestReadV1(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestCodeFileLabels reads code files with labels that have spaces (quoted) and a byte-order
+// mark, and writes them back.
+func TestCodeFileLabels(t *testing.T) {
+	classes := []string{"my class", "other", `say "hi"`}
+	in := "\uFEFF# codes\n\"my class\" 10 # spaces\nother 01\n\"say \\\"hi\\\"\" 11\n"
+	codes, err := ReadCodes(strings.NewReader(in), "c.codes", classes, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if codes[0][0] != 1 || codes[0][1] != -1 || codes[2][1] != 1 {
+		t.Fatalf("codes %v", codes)
+	}
+	var buf bytes.Buffer
+	if err := WriteCodes(&buf, classes, codes); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\"my class\" 10\n") {
+		t.Fatalf("written:\n%s", buf.String())
+	}
+	again, err := ReadCodes(&buf, "again", classes, 2)
+	if err != nil || !reflect.DeepEqual(again, codes) {
+		t.Fatalf("round trip: %v %v", again, err)
+	}
+	if _, err := ReadCodes(strings.NewReader("my class 10\n"), "c.codes", classes, 2); err == nil || !strings.Contains(err.Error(), "quote a label with spaces") {
+		t.Fatalf("unquoted label with a space: %v", err)
+	}
+}
+
+// TestGoldenStateFile compares the state file of a small machine, trained on real digits,
+// with testdata/v2-*.state: a change of the format shows here (run with -update after an
+// intended change, and keep the old files loading).
+func TestGoldenStateFile(t *testing.T) {
+	train := loadIDX(t, "train")
+	train.Cards = train.Cards[:100]
+	for _, ideal := range []bool{true, false} {
+		cfg := digitsConfig(ideal)
+		cfg.MarkI.AUnits, cfg.MarkI.FanOut = 48, 40
+		m, d := newMachine(t, cfg, train)
+		m.Epoch(d, nil)
+		var buf bytes.Buffer
+		if err := m.WriteState(&buf); err != nil {
+			t.Fatal(err)
+		}
+		name := "testdata/v2-analog.state"
+		if ideal {
+			name = "testdata/v2-ideal.state"
+		}
+		if *update {
+			os.WriteFile(name, buf.Bytes(), 0o644)
+		}
+		want, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Fatalf("%s: the state file format or the model changed (go test -run GoldenStateFile -update after an intended change)", name)
+		}
+		if _, err := Load(name); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
