@@ -25,21 +25,19 @@ type command struct {
 	run              func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands []command
-
-func init() {
-	commands = []command{
-		{"train", "--data SPEC [flags]", "train a machine on a card set", cmdTrain},
-		{"eval", "--state FILE --data SPEC", "accuracy and confusion matrix of a saved machine", cmdEval},
-		{"classify", "--state FILE IMAGE", "show the retina, the firing R-units and the class of one image", cmdClassify},
-		{"features", "--state FILE --data SPEC", "CSV of each card's A-unit states", cmdFeatures},
-		{"weights", "--state FILE", "CSV of each R-unit's bias and weights, in increments", cmdWeights},
-		{"config", "[flags]", "print the machine configuration as a commented TOML file", cmdConfig},
-		{"idle", "--state FILE --hours H --save FILE", "let machine time pass with no cards (drift, warm-up)", cmdIdle},
-		{"wiring", "generate|check|print ...", "generate, validate and print plug-board wiring files", cmdWiring},
-		{"demo", "[--data SPEC]", "train on a built-in set and show the machine learning", cmdDemo},
-		{"bench", "[--json]", "presentations per second of the full-size machine", cmdBench},
-	}
+// commands are mark1's commands, in the order help lists them. Files that add a command append
+// it in an init function (package variables are set before any init runs).
+var commands = []command{
+	{"train", "--data SPEC [flags]", "train a machine on a card set", cmdTrain},
+	{"eval", "--state FILE --data SPEC", "accuracy and confusion matrix of a saved machine", cmdEval},
+	{"classify", "--state FILE IMAGE", "show the retina, the firing R-units and the class of one image", cmdClassify},
+	{"features", "--state FILE --data SPEC", "CSV of each card's A-unit states", cmdFeatures},
+	{"weights", "--state FILE", "CSV of each R-unit's bias and weights, in increments", cmdWeights},
+	{"config", "[flags]", "print the machine configuration as a commented TOML file", cmdConfig},
+	{"idle", "--state FILE --hours H --save FILE", "let machine time pass with no cards (drift, warm-up)", cmdIdle},
+	{"wiring", "generate|check|print ...", "generate, validate and print plug-board wiring files", cmdWiring},
+	{"demo", "[--data SPEC]", "train on a built-in set and show the machine learning", cmdDemo},
+	{"bench", "[--json]", "presentations per second of the full-size machine", cmdBench},
 }
 
 func main() {
