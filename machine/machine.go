@@ -29,20 +29,6 @@ import (
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
-// Rack is one R-unit's bank of weights as the machine uses it: the simulated racks of the
-// potentiometer package satisfy it, and so can real hardware. Weights are in increments.
-type Rack interface {
-	// Sum returns the R-unit's input: the bias pot plus the pots of the active A-units.
-	Sum(active []uint16, noise *rand.Rand) float64
-	// Drive moves the bias pot and the active A-units' pots onActive increments and every
-	// other pot onInactive increments.
-	Drive(active []uint16, onActive, onInactive float64, noise *rand.Rand)
-	// Advance lets dt seconds of machine time pass.
-	Advance(dt float64, noise *rand.Rand)
-	// Readings copies every pot's reading, A-units first and the bias pot last.
-	Readings(dst []float64)
-}
-
 // Streams of the seed: each purpose draws from its own stream, so that changing one part of an
 // experiment (say, the analog parameters) does not change another (the wiring).
 const (
@@ -68,6 +54,8 @@ type Machine struct {
 	retina *retina.Retina
 	board  *patchboard.Board
 	racks  []Rack
+	adv    []Advancer // racks[r] as an Advancer, or nil
+	err    error      // the first error of a rack (see Err)
 
 	noiseSrc, orderSrc *rand.PCG
 	noise, order       *rand.Rand
@@ -111,6 +99,9 @@ func New(cfg Config, classes []string) (*Machine, error) {
 		return nil, fmt.Errorf("machine: %w", err)
 	}
 	potRNG := rand.New(rand.NewPCG(seed, streamPots))
+	m.noiseSrc = rand.NewPCG(seed, streamNoise)
+	m.orderSrc = rand.NewPCG(seed, streamOrder)
+	m.noise, m.order = rand.New(m.noiseSrc), rand.New(m.orderSrc)
 	n := m.board.Len()
 	m.racks = make([]Rack, cfg.RUnits)
 	for r := range m.racks {
@@ -118,11 +109,14 @@ func New(cfg Config, classes []string) (*Machine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("machine: rack %d: %w", r, err)
 		}
-		m.racks[r] = rack
+		// The simulated racks draw their noise from the machine's noise stream, in the order
+		// of the presentation, as the retina does.
+		m.racks[r] = NewSimRack(rack, m.noise)
 	}
-	m.noiseSrc = rand.NewPCG(seed, streamNoise)
-	m.orderSrc = rand.NewPCG(seed, streamOrder)
-	m.noise, m.order = rand.New(m.noiseSrc), rand.New(m.orderSrc)
+	m.adv = make([]Advancer, len(m.racks))
+	for r, rack := range m.racks {
+		m.adv[r], _ = rack.(Advancer)
+	}
 	m.codes = codes
 	m.oneHot = isOneHot(codes)
 	m.setMasks()
@@ -216,12 +210,49 @@ func (m *Machine) RUnits() int { return len(m.racks) }
 // Rack returns R-unit r's rack.
 func (m *Machine) Rack(r int) Rack { return m.racks[r] }
 
-// SetRack replaces R-unit r's rack, for example with one backed by hardware. A machine whose
-// racks are not all simulated cannot be saved.
-func (m *Machine) SetRack(r int, rack Rack) {
+// SetRack replaces R-unit r's rack, for example with one backed by hardware; it must have as
+// many pots as the machine's racks. A machine whose racks are not all Staters cannot be saved.
+func (m *Machine) SetRack(r int, rack Rack) error {
+	if rack.Len() != m.board.Len()+1 {
+		return fmt.Errorf("machine: rack %d: %d pots, want %d (%d A-units and the bias)", r, rack.Len(), m.board.Len()+1, m.board.Len())
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.racks[r] = rack
+	m.adv[r], _ = rack.(Advancer)
+	return nil
+}
+
+// Err returns the first error a rack reported (a hardware fault), or nil. The machine goes on
+// after an error: a failed Sum counts as the value the rack returned with it, a failed Drive
+// as whatever motion the rack made.
+func (m *Machine) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+// fail records the first rack error (called with the lock held).
+func (m *Machine) fail(r int, err error) {
+	if m.err == nil {
+		m.err = fmt.Errorf("machine: rack %d: %w", r, err)
+	}
+}
+
+// Halt stops every rack that can be halted (hardware: stop motion, go inert) and returns the
+// first error.
+func (m *Machine) Halt() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var first error
+	for r, rack := range m.racks {
+		if h, ok := rack.(Halter); ok {
+			if err := h.Halt(); err != nil && first == nil {
+				first = fmt.Errorf("machine: rack %d: %w", r, err)
+			}
+		}
+	}
+	return first
 }
 
 // Clock returns the machine time in seconds.
@@ -246,7 +277,9 @@ func (m *Machine) Weights(r int) []float64 {
 	w := make([]float64, m.board.Len()+1)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.racks[r].Readings(w)
+	if err := m.racks[r].Readings(w); err != nil {
+		m.fail(r, err)
+	}
 	return w
 }
 

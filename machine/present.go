@@ -64,15 +64,21 @@ func (m *Machine) present(s *retina.Stimulus, card, class int, learn bool) int {
 	m.retina.Expose(s, dt, m.noise, &m.s)
 	m.active = m.board.Fire(&m.s, m.a, m.active[:0])
 	for r, rack := range m.racks {
-		m.sums[r] = rack.Sum(m.active, m.noise)
+		sum, err := rack.Sum(m.active)
+		if err != nil {
+			m.fail(r, err)
+		}
+		m.sums[r] = sum
 	}
 	pred := m.decide()
 	moves := m.ev.Moves[:0]
 	if learn {
 		moves = m.learn(class, moves)
 	}
-	for _, rack := range m.racks {
-		rack.Advance(dt, m.noise)
+	for _, a := range m.adv {
+		if a != nil {
+			a.Advance(dt)
+		}
 	}
 	m.clock += dt
 	m.count++
@@ -170,7 +176,9 @@ func (m *Machine) learn(class int, moves []Move) []Move {
 			a := float64(len(m.active) + 1)
 			on, off = y*(n-a)/n, -y*a/n
 		}
-		rack.Drive(m.active, on, off, m.noise)
+		if err := rack.Drive(m.active, on, off); err != nil {
+			m.fail(r, err)
+		}
 		moves = append(moves, Move{R: r, OnActive: on, OnInactive: off})
 	}
 	return moves

@@ -55,6 +55,8 @@ func (m *Machine) Snapshot(dst *Snapshot, pots bool) {
 			dst.Pots[r] = make([]float64, n)
 		}
 		dst.Pots[r] = dst.Pots[r][:n]
-		rack.Readings(dst.Pots[r])
+		if err := rack.Readings(dst.Pots[r]); err != nil {
+			m.fail(r, err)
+		}
 	}
 }

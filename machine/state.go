@@ -54,12 +54,6 @@ type state struct {
 	Presentations uint64                    `json:"presentations"`
 }
 
-// stater is what a rack must offer to be saved.
-type stater interface {
-	State() potentiometer.RackState
-	SetState(potentiometer.RackState) error
-}
-
 // ErrTooBig is returned (wrapped) when a machine's state is larger than MaxStateBody.
 var ErrTooBig = errors.New("state larger than the limit of 1 GiB")
 
@@ -93,7 +87,7 @@ func (m *Machine) stateBody() ([]byte, error) {
 	}
 	var err error
 	for r, rack := range m.racks {
-		s, ok := rack.(stater)
+		s, ok := rack.(Stater)
 		if !ok {
 			err = fmt.Errorf("machine: rack %d: %w", r, errNotSimulated)
 			break
@@ -339,7 +333,7 @@ func fromState(st *state) (*Machine, error) {
 		return nil, fmt.Errorf("racks: %d racks for %d R-units", len(st.Racks), len(m.racks))
 	}
 	for r, rs := range st.Racks {
-		if err := m.racks[r].(stater).SetState(rs); err != nil {
+		if err := m.racks[r].(Stater).SetState(rs); err != nil {
 			return nil, fmt.Errorf("racks[%d]: %w", r, err)
 		}
 	}

@@ -129,8 +129,10 @@ func (m *Machine) Idle(seconds float64) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, rack := range m.racks {
-		rack.Advance(seconds, m.noise)
+	for _, a := range m.adv {
+		if a != nil {
+			a.Advance(seconds)
+		}
 	}
 	m.retina.Rest(seconds)
 	m.clock += seconds
