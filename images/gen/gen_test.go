@@ -1,0 +1,242 @@
+package gen
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"image"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mark1-perceptron/mark1/retina"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		text string
+		want Spec
+	}{
+		{"squares-circles", Spec{Kind: "squares-circles", N: 200, Seed: 1, Fill: "outline", Stroke: 5, Size: Range{24, 24}, Rotate: true}},
+		{"squares-circles,n=10000,seed=7,fill=solid,rotate=false", Spec{Kind: "squares-circles", N: 10000, Seed: 7, Fill: "solid", Stroke: 5, Size: Range{24, 24}}},
+		{"square-diamond, size=18-22 ,stroke=3.5", Spec{Kind: "square-diamond", N: 60, Seed: 1, Fill: "both", Stroke: 3.5, Size: Range{18, 22}}},
+		{"letters,font=both,n=26", Spec{Kind: "letters", N: 26, Seed: 1, Font: "both", Size: Range{34, 42}}},
+		{"connected,stroke=3", Spec{Kind: "connected", N: 200, Seed: 1, Stroke: 3}},
+		{"leftright,seed=18446744073709551615", Spec{Kind: "leftright", N: 60, Seed: 1<<64 - 1, Size: Range{13, 21}}},
+	}
+	for _, tt := range tests {
+		got, err := Parse(tt.text)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.text, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%q) = %+v, want %+v", tt.text, got, tt.want)
+		}
+		back, err := Parse(got.String())
+		if err != nil || back != got {
+			t.Errorf("Parse(%q.String() = %q) = %+v, %v", tt.text, got.String(), back, err)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"", `unknown kind ""`},
+		{"circles", `unknown kind "circles" (have squares-circles,`},
+		{"ef,fill=solid", `ef has no option "fill" (have n, seed, font, size)`},
+		{"ef,n", `option "n": want key=value`},
+		{"ef,n=0", "n=0: want a whole number of cards"},
+		{"ef,n=200001", "n=200001: want a whole number of cards"},
+		{"ef,n=-3", "n=-3"},
+		{"ef,seed=1,seed=2", `option "seed" given twice`},
+		{"ef,seed=x", "seed=x: want a whole number"},
+		{"ef,font=italic", "font=italic: want bold, mono or both"},
+		{"ef,size=1e3", "size=1e3: want a number of pixels"},
+		{"ef,size=40-30", "size=40-30: want MIN-MAX with MIN <= MAX"},
+		{"ef,size=55", "size=55: want sizes within 6-54 pixels"},
+		{"ef,size=-5", "size=-5: want a number of pixels"},
+		{"squares-circles,size=40", "size=40: want sizes within 6-38 pixels"},
+		{"squares-circles,size=40,rotate=false", ""},
+		{"squares-circles,stroke=12", "stroke=12: want 1-8 pixels"},
+		{"squares-circles,size=10,stroke=5", "stroke=5: want 1-4 pixels"},
+		{"squares-circles,rotate=maybe", "rotate=maybe: want true or false"},
+		{"connected,stroke=6", "stroke=6: want 3-5 pixels"},
+		{"connected,stroke=2", "stroke=2: want 3-5 pixels"},
+		{"leftright,size=30", "size=30: want sizes within 6-26 pixels"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.text)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("Parse(%q): %v", tt.text, err)
+		case tt.want == "":
+		case err == nil:
+			t.Errorf("Parse(%q): no error, want %q", tt.text, tt.want)
+		case !strings.HasPrefix(err.Error(), "gen: ") || !strings.Contains(err.Error(), tt.want):
+			t.Errorf("Parse(%q) error %q, want gen: ... %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+// TestGenerate checks every kind: classes round-robin, the margin white, every card with ink,
+// and a smaller set the prefix of a larger one.
+func TestGenerate(t *testing.T) {
+	for _, k := range Kinds() {
+		s := k.Default
+		s.N = 3 * len(k.Classes)
+		set, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(set.Classes, k.Classes) || len(set.Cards) != s.N || set.Name != s.String() {
+			t.Fatalf("%s: classes %q, %d cards, name %q", k.Name, set.Classes, len(set.Cards), set.Name)
+		}
+		for i, c := range set.Cards {
+			g := c.Image.(*image.Gray)
+			if c.Class != i%len(k.Classes) {
+				t.Fatalf("%s card %d: class %d", k.Name, i, c.Class)
+			}
+			ink := 0
+			for y := range cardSize {
+				for x := range cardSize {
+					v := g.GrayAt(x, y).Y
+					edge := x < margin || y < margin || x >= cardSize-margin || y >= cardSize-margin
+					if edge && v != 255 {
+						t.Fatalf("%s card %d (%s): ink %d at %d,%d inside the margin", k.Name, i, c.Source, v, x, y)
+					}
+					ink += 255 - int(v)
+				}
+			}
+			if ink < 255*30 {
+				t.Fatalf("%s card %d (%s): only %d pixels of ink", k.Name, i, c.Source, ink/255)
+			}
+		}
+		small := s
+		small.N = 4
+		prefix, err := Generate(small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range prefix.Cards {
+			if !reflect.DeepEqual(prefix.Cards[i], set.Cards[i]) {
+				t.Fatalf("%s: card %d of a 4-card set differs from the larger set's", k.Name, i)
+			}
+		}
+	}
+}
+
+// TestGolden pins the pixels of each kind's cards: the same on every architecture (run under
+// qemu-aarch64 with scripts/test-arm64.sh ./images/gen -test.run=Golden).
+func TestGolden(t *testing.T) {
+	golden := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(goldenDigests), "\n") {
+		spec, sum, _ := strings.Cut(line, " ")
+		golden[spec] = sum
+	}
+	for _, k := range Kinds() {
+		s := k.Default
+		s.N = 40
+		set, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, c := range set.Cards {
+			h.Write(c.Image.(*image.Gray).Pix)
+			h.Write([]byte(c.Source))
+		}
+		got := hex.EncodeToString(h.Sum(nil))[:16]
+		if want := golden[s.String()]; got != want {
+			t.Errorf("%s: digest %s, want %s", s, got, want)
+		}
+	}
+}
+
+const goldenDigests = `
+squares-circles,n=40,seed=1,fill=outline,stroke=5,size=24,rotate=true 25265e40d425c5e3
+square-diamond,n=40,seed=1,fill=both,stroke=4,size=17-25 ac80d9afe3c216ee
+ef,n=40,seed=1,font=both,size=30-42 55dab8e1e77c70a1
+xe,n=40,seed=1,font=both,size=30-42 4a00551610e72ec4
+letters,n=40,seed=1,font=bold,size=34-42 0a6c053941b02206
+leftright,n=40,seed=1,size=13-21 54cd7927459ac004
+connected,n=40,seed=1,stroke=4 5451c2ae3ee2dcfe
+`
+
+func TestLeftRightHalves(t *testing.T) {
+	s, _ := Parse("leftright,n=200,size=6-26")
+	set, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range set.Cards {
+		g := c.Image.(*image.Gray)
+		for y := range cardSize {
+			for x := range cardSize {
+				wrong := (c.Class == 0 && x >= cardSize/2) || (c.Class == 1 && x < cardSize/2)
+				if wrong && g.GrayAt(x, y).Y != 255 {
+					t.Fatalf("%s: ink at %d,%d, in the wrong half", c.Source, x, y)
+				}
+			}
+		}
+	}
+}
+
+// TestRingsOnRetina checks that connectedness survives the retina: on the ideal retina a
+// connected card lights one 4-connected component of S-units with one hole, a disconnected
+// card two, each with its hole.
+func TestRingsOnRetina(t *testing.T) {
+	for _, stroke := range []string{"3", "3.5", "4", "5"} {
+		s, _ := Parse("connected,n=400,seed=3,stroke=" + stroke)
+		set, err := Generate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := retina.New(retina.IdealParams(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st retina.Stimulus
+		var bits retina.Bits
+		for _, c := range set.Cards {
+			r.Prepare(c.Image, &st)
+			r.Expose(&st, 0, nil, &bits)
+			on := components(&bits, true)
+			off := components(&bits, false) // the background and one hole per ring
+			if on != c.Class+1 || off != c.Class+2 {
+				t.Fatalf("stroke %s, %s: %d figure components and %d ground components, want %d and %d", stroke, c.Source, on, off, c.Class+1, c.Class+2)
+			}
+		}
+	}
+}
+
+// components counts the 4-connected components of the S-units that are on (or off).
+func components(b *retina.Bits, on bool) int {
+	seen := make([]bool, retina.N)
+	n := 0
+	for i := range retina.N {
+		if seen[i] || b.Get(i) != on {
+			continue
+		}
+		n++
+		stack := []int{i}
+		seen[i] = true
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r, c := j/retina.Cols, j%retina.Cols
+			for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				rr, cc := r+d[0], c+d[1]
+				if rr < 0 || cc < 0 || rr >= retina.Rows || cc >= retina.Cols {
+					continue
+				}
+				k := rr*retina.Cols + cc
+				if !seen[k] && b.Get(k) == on {
+					seen[k] = true
+					stack = append(stack, k)
+				}
+			}
+		}
+	}
+	return n
+}
