@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
-# check-imports.sh: the dependency rules of mark1, checked with go list -deps.
-#  - The machine's packages (and everything that must run headless: the mark1 command) import
-#    neither ebiten (which panics at start on Linux without a display) nor periph.
-#  - The machine's core does not carry the built-in sets' fonts.
+# check-imports.sh: the dependency rules of mark1, checked on every package's dependencies.
+#  - ebiten (which panics at start on Linux without a display) only in the window: museum/ and
+#    cmd/mark1-museum. Everything else must run headless: the mark1 command, the bridge, the lab.
+#  - periph host only in cmd/hwbridge; periph conn and devices only in drivers/, hwapi/, rig/ and
+#    cmd/hwbridge.
+#  - gonum only in the lab (lab/) and the mark1 command.
+#  - The machine's core (retina, patchboard, potentiometer, machine, images, knob, internal)
+#    carries neither the built-in sets nor their fonts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=github.com/mark1-perceptron/mark1
 fail=0
-deny() { # deny PACKAGE REGEXP WHY
-	local bad
-	bad=$(go list -deps "$1" | grep -E "$2" || true)
-	if [ -n "$bad" ]; then
-		echo "check-imports: $1 must not depend on $3:" >&2
-		echo "$bad" | sed 's/^/  /' >&2
-		fail=1
-	fi
-}
-core="./retina ./patchboard ./potentiometer ./machine ./images ./knob ./internal/..."
-for p in $core; do
-	deny "$p" '^github.com/hajimehoshi/ebiten|^periph.io/' "ebiten or periph"
-	deny "$p" '^golang.org/x/image/font|^'"$mod"'/images/builtin$' "the built-in sets or their fonts"
-done
-deny ./cmd/mark1 '^github.com/hajimehoshi/ebiten|^periph.io/x/host' "ebiten or periph host (it must run headless)"
+while read -r pkg deps; do
+	rel=${pkg#"$mod"}
+	rel=${rel#/}
+	check() { # check REGEXP ALLOWED-PACKAGES-REGEXP WHAT
+		if [[ ! "$rel" =~ $2 ]]; then
+			local bad
+			bad=$(tr ' ' '\n' <<<"$deps" | grep -E "$1" | head -3 || true)
+			if [ -n "$bad" ]; then
+				echo "check-imports: $pkg must not depend on $3: $(tr '\n' ' ' <<<"$bad")" >&2
+				fail=1
+			fi
+		fi
+	}
+	check '^github.com/hajimehoshi/ebiten' '^(museum|cmd/mark1-museum)(/|$)' "ebiten (the window only)"
+	check '^periph.io/x/host' '^cmd/hwbridge$' "periph host (the bridge only)"
+	check '^periph.io/x/(conn|devices)' '^(drivers|hwapi|rig|cmd/hwbridge)(/|$)' "periph (the rig only)"
+	check '^gonum.org/' '^(lab(/|$)|cmd/mark1$)' "gonum (the lab only)"
+	case "$rel" in
+	retina | patchboard | potentiometer | machine | machine/* | images | knob | internal/*)
+		bad=$(tr ' ' '\n' <<<"$deps" | grep -E '^golang.org/x/image/font|^'"$mod"'/images/(builtin|gen)$' || true)
+		if [ -n "$bad" ]; then
+			echo "check-imports: $pkg (the core) must not carry the built-in sets or their fonts: $(tr '\n' ' ' <<<"$bad")" >&2
+			fail=1
+		fi
+		;;
+	esac
+done < <(go list -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
 [ $fail -eq 0 ] && echo "check-imports: ok"
 exit $fail
