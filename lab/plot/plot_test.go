@@ -1,0 +1,122 @@
+package plot
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var keep = flag.String("keep", "", "write the test figures' PNGs into this folder, to look at them")
+
+func sampleFigures() []*Figure {
+	var xs, ys, ys2 []float64
+	for e := 1; e <= 30; e++ {
+		xs = append(xs, float64(e))
+		ys = append(ys, math.Exp(-float64(e)/8))
+		ys2 = append(ys2, 0.3+0.1*math.Sin(float64(e)))
+	}
+	heat := Grid{Title: "R0 (E on)", Rows: 20, Cols: 20}
+	for r := range 20 {
+		for c := range 20 {
+			heat.Values = append(heat.Values, float64(c-r))
+		}
+	}
+	regions := &Regions{Cols: 4, Rows: 3, XMin: -2, XMax: 2, YMin: -1, YMax: 2, Class: []int{0, 0, 1, 1, 0, 1, 1, 2, 2, 2, 2, 2}}
+	return []*Figure{
+		{Name: "curves", Title: "learning curves", XLabel: "epoch", YLabel: "training error",
+			Series: []Series{{Name: "perceptron", X: xs, Y: ys2}, {Name: "pocket", X: xs, Y: ys, Dashed: true}}},
+		{Name: "log", Title: "log-log", LogX: true, LogY: true, XLabel: "bound", YLabel: "corrections",
+			Series: []Series{{Name: "problems", X: []float64{1, 10, 100, 0}, Y: []float64{1, 5, 50, 3}, Points: true}}},
+		{Name: "boundary", Title: "XOR", XLabel: "x1", YLabel: "x2",
+			Series:     []Series{{Name: "-1", X: []float64{0, 1}, Y: []float64{0, 1}, Points: true}, {Name: "+1", X: []float64{0, 1}, Y: []float64{1, 0}, Points: true}},
+			Boundaries: []Boundary{{Name: "perceptron", W: [3]float64{1, 1, -0.5}}, {Name: "vertical", W: [3]float64{1, 0, -0.5}}, {Name: "outside", W: [3]float64{0, 1, -50}}}},
+		{Name: "regions", Title: "three classes", Regions: regions,
+			Series: []Series{{Name: "a", X: []float64{-1}, Y: []float64{0}, Points: true}}},
+		{Name: "heat", Title: "receptive fields", Grids: []Grid{heat, heat, heat, heat, heat}},
+		{Name: "bars", Title: "test accuracy", YLabel: "accuracy", YMin: 0, YMax: 1,
+			Bars: []Bar{{"ideal", 0.95}, {"blur", 0.93}, {"gamma", 0.95}, {"spread", 0.9}, {"lag", 0.9}, {"dark_noise", 0.8}, {"all", 0.7}}},
+	}
+}
+
+// TestWritePNG draws every kind of figure: each is a PNG of the expected size.
+func TestWritePNG(t *testing.T) {
+	for _, f := range sampleFigures() {
+		var buf bytes.Buffer
+		if err := f.WritePNG(&buf); err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		img, err := png.Decode(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
+			t.Fatalf("%s: %v, too small", f.Name, b)
+		}
+		if *keep != "" {
+			if err := os.WriteFile(filepath.Join(*keep, f.Name+".png"), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestWriteCSV(t *testing.T) {
+	figs := sampleFigures()
+	want := map[string][]string{
+		"curves":   {"series,epoch,training error", "perceptron,1,", "pocket,30,"},
+		"boundary": {"boundary perceptron,1,1,-0.5"},
+		"regions":  {"series,x,y,value", "a,-1,0,\n", "regions,-1.5,-0.5,0", "regions,1.5,1.5,2"},
+		"heat":     {"grid,row,col,value", "R0 (E on),0,3,3", "R0 (E on),19,0,-19"},
+		"bars":     {"label,value", "dark_noise,0.8"},
+	}
+	for _, f := range figs {
+		var buf bytes.Buffer
+		if err := f.WriteCSV(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll(); err != nil {
+			t.Fatalf("%s: not CSV: %v", f.Name, err)
+		}
+		for _, w := range want[f.Name] {
+			if !strings.Contains(buf.String(), w) {
+				t.Errorf("%s: CSV lacks %q:\n%s", f.Name, w, buf.String())
+			}
+		}
+	}
+}
+
+func TestBoundarySegment(t *testing.T) {
+	tests := []struct {
+		w    [3]float64
+		ok   bool
+		x, y [2]float64
+	}{
+		{[3]float64{1, 1, -1}, true, [2]float64{0, 2}, [2]float64{1, -1}}, // y = 1 - x over x in [0, 2]
+		{[3]float64{1, 0, -1}, true, [2]float64{1, 1}, [2]float64{0, 2}},  // x = 1
+		{[3]float64{0, 1, -5}, false, [2]float64{}, [2]float64{}},         // y = 5, above the box
+		{[3]float64{0, 0, 1}, false, [2]float64{}, [2]float64{}},          // no line
+	}
+	for _, tt := range tests {
+		seg, ok := boundarySegment(tt.w, 0, 2, 0, 2)
+		if ok != tt.ok {
+			t.Errorf("%v: ok %v", tt.w, ok)
+			continue
+		}
+		if ok && (seg[0].X != tt.x[0] || seg[1].X != tt.x[1] || seg[0].Y != tt.y[0] || seg[1].Y != tt.y[1]) {
+			t.Errorf("%v: segment %v", tt.w, seg)
+		}
+	}
+}
+
+func TestBadGrid(t *testing.T) {
+	f := &Figure{Grids: []Grid{{Title: "bad", Rows: 2, Cols: 2, Values: []float64{1}}}}
+	if err := f.WritePNG(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "bad") {
+		t.Fatalf("error %v", err)
+	}
+}
