@@ -316,9 +316,9 @@ func TestBestCut(t *testing.T) {
 	}{
 		{[]float64{1, 2, 3, 4}, []int{-1, -1, 1, 1}, 2.5},
 		{[]float64{4, 3, 2, 1}, []int{1, 1, -1, -1}, 2.5},
-		{[]float64{1, 2, 3}, []int{1, 1, 1}, 0},          // all +1: below everything
-		{[]float64{1, 2, 3}, []int{-1, -1, -1}, 4},       // all -1: above everything
-		{[]float64{1, 1, 2, 2}, []int{-1, 1, -1, 1}, 0},  // no cut between equal values: 2 errors at best, the first
+		{[]float64{1, 2, 3}, []int{1, 1, 1}, 0},           // all +1: below everything
+		{[]float64{1, 2, 3}, []int{-1, -1, -1}, 4},        // all -1: above everything
+		{[]float64{1, 1, 2, 2}, []int{-1, 1, -1, 1}, 0},   // no cut between equal values: 2 errors at best, the first
 		{[]float64{1, 2, 3, 4}, []int{-1, 1, -1, 1}, 1.5}, // 1 error at 1.5 and at 3.5: the first
 	}
 	for _, tt := range tests {

@@ -1,0 +1,352 @@
+// Package report gathers what one lab run or experiment measured: its conditions, the
+// historical figures beside the measured ones, tables and figures, and writes them as text for a
+// terminal, as JSON, or as a folder a student can put in a report: an HTML page (index.html)
+// that shows everything, each table as CSV, each figure as a PNG with its data as CSV, and the
+// whole report as report.json.
+//
+// Every file is written atomically (internal/atomicfile): an interrupted run leaves each file
+// either as it was or complete.
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/lab/plot"
+)
+
+// Item is a labelled value: a condition of a run.
+type Item struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// Finding sets a figure history reports beside the one the emulator measured.
+type Finding struct {
+	What     string  `json:"what"`
+	Record   string  `json:"record"`   // the figure as reported, in the record's words
+	Source   string  `json:"source"`   // where it is reported
+	Measured string  `json:"measured"` // the emulator's figure, with its conditions
+	Value    float64 `json:"value"`    // the measured number (an accuracy, a count)
+	Gap      string  `json:"gap"`      // why the two differ, or that they agree
+}
+
+// Table is a table of text cells.
+type Table struct {
+	Name    string     `json:"name"` // file stem: NAME.csv
+	Title   string     `json:"title"`
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+	Note    string     `json:"note,omitempty"`
+}
+
+// AddRow appends a row, formatting each cell with fmt's %v (floats as %.4g).
+func (t *Table) AddRow(cells ...any) {
+	row := make([]string, len(cells))
+	for i, c := range cells {
+		switch v := c.(type) {
+		case float64:
+			row[i] = fmt.Sprintf("%.4g", v)
+		default:
+			row[i] = fmt.Sprint(v)
+		}
+	}
+	t.Rows = append(t.Rows, row)
+}
+
+// Report is everything one run measured.
+type Report struct {
+	Name       string         `json:"name"`
+	Title      string         `json:"title"`
+	Command    string         `json:"command,omitempty"`
+	Summary    string         `json:"summary,omitempty"`
+	Conditions []Item         `json:"conditions,omitempty"`
+	Findings   []Finding      `json:"findings,omitempty"`
+	Tables     []*Table       `json:"tables,omitempty"`
+	Figures    []*plot.Figure `json:"-"`
+	Notes      []string       `json:"notes,omitempty"`
+	// Seconds is the run's wall-clock time: the one number that differs from run to run.
+	Seconds float64 `json:"seconds"`
+	// Data holds the run's results for programs (the JSON output), as the run defines them.
+	Data any `json:"data,omitempty"`
+}
+
+// Condition appends a condition.
+func (r *Report) Condition(label string, value any) {
+	r.Conditions = append(r.Conditions, Item{label, fmt.Sprint(value)})
+}
+
+// figureJSON is what the JSON report says of a figure: where its picture and data are.
+type figureJSON struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Caption string `json:"caption,omitempty"`
+	PNG     string `json:"png"`
+	CSV     string `json:"csv"`
+}
+
+// MarshalJSON writes the report with its figures named (their data are in their CSV files).
+func (r *Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	var figs []figureJSON
+	for _, f := range r.Figures {
+		figs = append(figs, figureJSON{f.Name, f.Title, f.Caption, f.Name + ".png", f.Name + ".csv"})
+	}
+	return json.Marshal(struct {
+		*plain
+		Figures []figureJSON `json:"figures,omitempty"`
+	}{(*plain)(r), figs})
+}
+
+// WriteText writes the report for a terminal: conditions, findings, tables and notes (figures
+// are named; --out writes them).
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%s\n", r.Title, strings.Repeat("=", utf8.RuneCountInString(r.Title)))
+	if r.Summary != "" {
+		b.WriteString(wrap(r.Summary, 95, "") + "\n")
+	}
+	if len(r.Conditions) > 0 {
+		b.WriteString("\nconditions:\n")
+		width := 0
+		for _, c := range r.Conditions {
+			width = max(width, utf8.RuneCountInString(c.Label))
+		}
+		for _, c := range r.Conditions {
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Label, c.Value)
+		}
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "\n%s\n", f.What)
+		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.Source+")", 85, "            "))
+		fmt.Fprintf(&b, "  measured: %s\n", wrap(f.Measured, 85, "            "))
+		fmt.Fprintf(&b, "  gap:      %s\n", wrap(f.Gap, 85, "            "))
+	}
+	for _, t := range r.Tables {
+		fmt.Fprintf(&b, "\n%s\n", t.Title)
+		writeTable(&b, t)
+		if t.Note != "" {
+			fmt.Fprintf(&b, "  %s\n", wrap(t.Note, 93, "  "))
+		}
+	}
+	if len(r.Figures) > 0 {
+		var names []string
+		for _, f := range r.Figures {
+			names = append(names, f.Name+".png")
+		}
+		fmt.Fprintf(&b, "\nfigures (written with --out): %s\n", strings.Join(names, ", "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, 89, "      "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTable writes t with its columns aligned, numbers to the right.
+func writeTable(b *strings.Builder, t *Table) {
+	width := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		width[i] = utf8.RuneCountInString(c)
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i < len(width) {
+				width[i] = max(width[i], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	line := func(cells []string) {
+		b.WriteString(" ")
+		for i, c := range cells {
+			if i >= len(width) {
+				break
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if i > 0 && numeric(c) {
+				b.WriteString(" " + pad + c)
+			} else {
+				b.WriteString(" " + c + pad)
+			}
+		}
+		trimmed := strings.TrimRight(b.String(), " ")
+		b.Reset()
+		b.WriteString(trimmed + "\n")
+	}
+	line(t.Columns)
+	for _, row := range t.Rows {
+		line(row)
+	}
+}
+
+// numeric reports whether a cell looks like a number (to be aligned right).
+func numeric(s string) bool {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "-"), "%")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && c != '.' && c != 'e' && c != '+' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// wrap breaks s into lines of at most width runes, every line after the first starting with
+// indent.
+func wrap(s string, width int, indent string) string {
+	var out, line strings.Builder
+	for _, word := range strings.Fields(s) {
+		if line.Len() > 0 && utf8.RuneCountInString(line.String())+1+utf8.RuneCountInString(word) > width {
+			out.WriteString(line.String() + "\n" + indent)
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteString(" ")
+		}
+		line.WriteString(word)
+	}
+	out.WriteString(line.String())
+	return out.String()
+}
+
+// WriteDir writes the report into the folder dir, making it if needed: index.html,
+// report.json, NAME.csv for each table, and NAME.png and NAME.csv for each figure. Each file is
+// written atomically; files of other names in dir are left alone.
+func (r *Report) WriteDir(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%s: not a folder", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	names := map[string]bool{"index": true, "report": true}
+	for _, t := range r.Tables {
+		if names[t.Name] {
+			return fmt.Errorf("report: two files named %q", t.Name)
+		}
+		names[t.Name] = true
+	}
+	for _, f := range r.Figures {
+		if names[f.Name] {
+			return fmt.Errorf("report: two files named %q", f.Name)
+		}
+		names[f.Name] = true
+	}
+	write := func(name string, fill func(io.Writer) error) error {
+		return atomicfile.Write(filepath.Join(dir, name), 0o644, fill)
+	}
+	for _, t := range r.Tables {
+		if err := write(t.Name+".csv", t.WriteCSV); err != nil {
+			return err
+		}
+	}
+	for _, f := range r.Figures {
+		if err := write(f.Name+".png", f.WritePNG); err != nil {
+			return err
+		}
+		if err := write(f.Name+".csv", f.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if err := write("report.json", func(w io.Writer) error {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}); err != nil {
+		return err
+	}
+	return write("index.html", r.WriteHTML)
+}
+
+// WriteCSV writes the table as CSV, its columns as the header.
+func (t *Table) WriteCSV(w io.Writer) error {
+	var b bytes.Buffer
+	rows := append([][]string{t.Columns}, t.Rows...)
+	for _, row := range rows {
+		for i, c := range row {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if strings.ContainsAny(c, ",\"\n\r") || strings.TrimSpace(c) != c {
+				c = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
+			}
+			b.WriteString(c)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+var page = template.Must(template.New("page").Funcs(template.FuncMap{"isNum": numeric}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.4; color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.8em 0; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.finding { border-left: 4px solid #48c; padding: 0.2em 0 0.2em 1em; margin: 1em 0; }
+.finding dt { font-weight: bold; float: left; width: 6em; } .finding dd { margin-left: 7em; }
+figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
+figcaption { font-size: 0.95em; color: #444; }
+code { background: #f4f4f4; padding: 0 0.2em; } .note { color: #444; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{with .Command}}<p><code>{{.}}</code></p>{{end}}
+{{with .Summary}}<p>{{.}}</p>{{end}}
+{{with .Conditions}}<h2>Conditions</h2>
+<table>{{range .}}<tr><th>{{.Label}}</th><td>{{.Value}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Findings}}<h2>The record and the emulator</h2>
+{{range .}}<div class="finding"><h3>{{.What}}</h3><dl>
+<dt>record</dt><dd>{{.Record}} <i>({{.Source}})</i></dd>
+<dt>measured</dt><dd>{{.Measured}}</dd>
+<dt>gap</dt><dd>{{.Gap}}</dd></dl></div>
+{{end}}{{end}}
+{{range .Tables}}<h2>{{.Title}}</h2>
+<table><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{if isNum .}} class="num"{{end}}>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{with .Note}}<p class="note">{{.}}</p>{{end}}
+<p><a href="{{.Name}}.csv">{{.Name}}.csv</a></p>
+{{end}}
+{{with .Figures}}<h2>Figures</h2>
+{{range .}}<figure><img src="{{.Name}}.png" alt="{{.Title}}">
+<figcaption>{{.Title}}{{with .Caption}}: {{.}}{{end}} (data: <a href="{{.Name}}.csv">{{.Name}}.csv</a>)</figcaption></figure>
+{{end}}{{end}}
+{{with .Notes}}<h2>Notes</h2>
+<ul>{{range .}}<li>{{.}}</li>
+{{end}}</ul>{{end}}
+<p class="note">Written by mark1; the whole report as data: <a href="report.json">report.json</a>. Run time {{printf "%.1f" .Seconds}} s (the one figure that varies from run to run).</p>
+</body>
+</html>
+`))
+
+// WriteHTML writes the report as one HTML page; the figures are the NAME.png files beside it.
+func (r *Report) WriteHTML(w io.Writer) error {
+	var b bytes.Buffer
+	if err := page.Execute(&b, r); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
