@@ -1,0 +1,23 @@
+// Package lab runs the methods of a pattern-recognition course on the Mark I Perceptron's own
+// features, beside the machine itself: the lecture notes' linear discriminants (package
+// lab/learn) on the A-unit states the emulator's plug-board computes (or on the raw pixels,
+// with the identity wiring), and the Mark I trained by its alpha rule, ideal or with its analog
+// flaws.
+//
+// A Problem is a training set and an optional test set of features, with, for cards, the
+// machine configuration and the cards they came from (NewCardProblem). A Method names what to
+// run ("perceptron", "pocket/ovo", "lsq", "fisher", "mark1", "mark1+backlash", ... see
+// ParseMethod). Compare runs methods on a problem, in parallel, and returns for each a Run:
+// its training and test error after every epoch (the learning curve), its corrections, and the
+// time it took.
+//
+// ReceptiveField carries an R-unit's weights back through the plug-board onto the retina, to
+// show what it has learned. Parallel runs independent jobs on all cores, deterministically.
+//
+// # Determinism
+//
+// Every random choice comes from a seed: the machine's from its Config.Seed, the learners'
+// from Options.Seed. Parallel jobs never share a random source and their results come back in
+// job order, so the same call gives the same numbers however the jobs are scheduled; only the
+// times differ.
+package lab
