@@ -19,7 +19,7 @@ func Example() {
 	card := spec.Card(17) // the card Generate would put at index 17, drawn alone
 	fmt.Println(card.Class, card.Image.Bounds())
 	// Output:
-	// squares-circles,n=10000,seed=1,fill=outline,stroke=5,size=24,rotate=true
+	// squares-circles,n=10000,seed=1,fill=outline,stroke=5,size=24,rotate=true,shift=30
 	// [square circle]
 	// 1 (0,0)-(60,60)
 }

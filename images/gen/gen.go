@@ -68,6 +68,12 @@ func (s Spec) Card(i int) images.Card {
 	return images.Card{Image: img, Class: class, Source: fmt.Sprintf("gen:%s,seed=%d#%d: %s", s.Kind, s.Seed, i, what)}
 }
 
+// centre draws a figure's centre along one axis, for a figure extending half pixels either
+// side: within Shift of the card's centre, keeping the margin.
+func (s Spec) centre(rng *rand.Rand, half float64) float64 {
+	return uniform(rng, max(margin+half, cardSize/2-s.Shift), min(cardSize-margin-half, cardSize/2+s.Shift))
+}
+
 // uniform draws from [lo, hi].
 func uniform(rng *rand.Rand, lo, hi float64) float64 { return lerp(lo, hi, rng.Float64()) }
 
@@ -100,7 +106,7 @@ func (s Spec) shape(rng *rand.Rand, class int) (*image.Gray, string) {
 	if s.Kind == "square-diamond" || s.Rotate {
 		half = float64(size / math.Sqrt2)
 	}
-	c := point{uniform(rng, margin+half, cardSize-margin-half), uniform(rng, margin+half, cardSize-margin-half)}
+	c := point{s.centre(rng, half), s.centre(rng, half)}
 	name := "square"
 	var contours [][]point
 	if s.Kind == "squares-circles" && class == 1 {
@@ -145,7 +151,7 @@ func (s Spec) letter(rng *rand.Rand, r rune) (*image.Gray, string) {
 	w, ht := o.max.x-o.min.x, o.max.y-o.min.y
 	scale := min(size/capHeight, room/w, room/ht)
 	hw, hh := float64(mul(w, scale)/2), float64(mul(ht, scale)/2)
-	c := point{uniform(rng, margin+hw, cardSize-margin-hw), uniform(rng, margin+hh, cardSize-margin-hh)}
+	c := point{s.centre(rng, hw), s.centre(rng, hh)}
 	return render(o.place(scale, c)), fmt.Sprintf("%c %s %.1fpx at %.1f,%.1f", r, t.name, size, c.x, c.y)
 }
 

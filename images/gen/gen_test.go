@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"image"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,10 +18,10 @@ func TestParse(t *testing.T) {
 		text string
 		want Spec
 	}{
-		{"squares-circles", Spec{Kind: "squares-circles", N: 200, Seed: 1, Fill: "outline", Stroke: 5, Size: Range{24, 24}, Rotate: true}},
-		{"squares-circles,n=10000,seed=7,fill=solid,rotate=false", Spec{Kind: "squares-circles", N: 10000, Seed: 7, Fill: "solid", Stroke: 5, Size: Range{24, 24}}},
-		{"square-diamond, size=18-22 ,stroke=3.5", Spec{Kind: "square-diamond", N: 60, Seed: 1, Fill: "both", Stroke: 3.5, Size: Range{18, 22}}},
-		{"letters,font=both,n=26", Spec{Kind: "letters", N: 26, Seed: 1, Font: "both", Size: Range{34, 42}}},
+		{"squares-circles", Spec{Kind: "squares-circles", N: 200, Seed: 1, Fill: "outline", Stroke: 5, Size: Range{24, 24}, Rotate: true, Shift: 30}},
+		{"squares-circles,n=10000,seed=7,fill=solid,rotate=false,shift=5.5", Spec{Kind: "squares-circles", N: 10000, Seed: 7, Fill: "solid", Stroke: 5, Size: Range{24, 24}, Shift: 5.5}},
+		{"square-diamond, size=18-22 ,stroke=3.5", Spec{Kind: "square-diamond", N: 60, Seed: 1, Fill: "both", Stroke: 3.5, Size: Range{18, 22}, Shift: 30}},
+		{"letters,font=both,n=26", Spec{Kind: "letters", N: 26, Seed: 1, Font: "both", Size: Range{34, 42}, Shift: 30}},
 		{"connected,stroke=3", Spec{Kind: "connected", N: 200, Seed: 1, Stroke: 3}},
 		{"leftright,seed=18446744073709551615", Spec{Kind: "leftright", N: 60, Seed: 1<<64 - 1, Size: Range{13, 21}}},
 	}
@@ -44,7 +45,9 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"", `unknown kind ""`},
 		{"circles", `unknown kind "circles" (have squares-circles,`},
-		{"ef,fill=solid", `ef has no option "fill" (have n, seed, font, size)`},
+		{"ef,fill=solid", `ef has no option "fill" (have n, seed, font, size, shift)`},
+		{"ef,shift=31", "shift=31: want 0-30 pixels"},
+		{"leftright,shift=3", `leftright has no option "shift"`},
 		{"ef,n", `option "n": want key=value`},
 		{"ef,n=0", "n=0: want a whole number of cards"},
 		{"ef,n=200001", "n=200001: want a whole number of cards"},
@@ -154,14 +157,38 @@ func TestGolden(t *testing.T) {
 }
 
 const goldenDigests = `
-squares-circles,n=40,seed=1,fill=outline,stroke=5,size=24,rotate=true 25265e40d425c5e3
-square-diamond,n=40,seed=1,fill=both,stroke=4,size=17-25 ac80d9afe3c216ee
-ef,n=40,seed=1,font=both,size=30-42 55dab8e1e77c70a1
-xe,n=40,seed=1,font=both,size=30-42 4a00551610e72ec4
-letters,n=40,seed=1,font=bold,size=34-42 0a6c053941b02206
+squares-circles,n=40,seed=1,fill=outline,stroke=5,size=24,rotate=true,shift=30 25265e40d425c5e3
+square-diamond,n=40,seed=1,fill=both,stroke=4,size=17-25,shift=30 ac80d9afe3c216ee
+ef,n=40,seed=1,font=both,size=30-42,shift=30 55dab8e1e77c70a1
+xe,n=40,seed=1,font=both,size=30-42,shift=30 4a00551610e72ec4
+letters,n=40,seed=1,font=bold,size=34-42,shift=30 0a6c053941b02206
 leftright,n=40,seed=1,size=13-21 54cd7927459ac004
 connected,n=40,seed=1,stroke=4 5451c2ae3ee2dcfe
 `
+
+// TestShift: with shift=0 every figure is centred; with shift=4 within 4 pixels of the centre.
+func TestShift(t *testing.T) {
+	for _, shift := range []float64{0, 4} {
+		s, _ := Parse("ef,n=40")
+		s.Shift = shift
+		for i := range s.N {
+			c := s.Card(i)
+			g := c.Image.(*image.Gray)
+			x0, y0, x1, y1 := cardSize, cardSize, 0, 0
+			for y := range cardSize {
+				for x := range cardSize {
+					if g.GrayAt(x, y).Y < 255 {
+						x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+					}
+				}
+			}
+			// The ink's box is centred on the figure's centre to within a pixel of antialiasing.
+			if cx, cy := float64(x0+x1)/2, float64(y0+y1)/2; math.Abs(cx-30) > shift+1 || math.Abs(cy-30) > shift+1 {
+				t.Fatalf("shift %v, %s: ink centred at %v,%v", shift, c.Source, cx, cy)
+			}
+		}
+	}
+}
 
 func TestLeftRightHalves(t *testing.T) {
 	s, _ := Parse("leftright,n=200,size=6-26")

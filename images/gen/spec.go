@@ -41,6 +41,11 @@ type Spec struct {
 	Size Range
 	// Rotate turns each figure by a random angle (squares-circles): the orientation varies.
 	Rotate bool
+	// Shift is the largest offset of the figure's centre from the card's centre, in pixels,
+	// along each axis: each card draws its centre uniformly within it, as far as the figure
+	// keeps the margin (30, the default, lets the figure go anywhere on the card; 0 centres
+	// it). Shapes and letters.
+	Shift float64
 	// Font is the typeface of letters: "bold" (Go Bold), "mono" (Go Mono Bold) or "both"
 	// (each card in one of them at random).
 	Font string
@@ -59,32 +64,32 @@ var kinds = []Kind{
 	{
 		Name: "squares-circles", Classes: []string{"square", "circle"},
 		Doc:     "a square or a circle of one size (side = diameter), at a random position and, with rotate, a random orientation; thick outlines, solid figures or both",
-		Keys:    []string{"fill", "stroke", "size", "rotate"},
-		Default: Spec{N: 200, Seed: 1, Fill: "outline", Stroke: 5, Size: Range{24, 24}, Rotate: true},
+		Keys:    []string{"fill", "stroke", "size", "rotate", "shift"},
+		Default: Spec{N: 200, Seed: 1, Fill: "outline", Stroke: 5, Size: Range{24, 24}, Rotate: true, Shift: 30},
 	},
 	{
 		Name: "square-diamond", Classes: []string{"square", "diamond"},
 		Doc:     "a square upright or turned 45 degrees (a diamond), at a random position and size",
-		Keys:    []string{"fill", "stroke", "size"},
-		Default: Spec{N: 60, Seed: 1, Fill: "both", Stroke: 4, Size: Range{17, 25}},
+		Keys:    []string{"fill", "stroke", "size", "shift"},
+		Default: Spec{N: 60, Seed: 1, Fill: "both", Stroke: 4, Size: Range{17, 25}, Shift: 30},
 	},
 	{
 		Name: "ef", Classes: []string{"E", "F"},
 		Doc:     "the letter E or F at a random position and cap height",
-		Keys:    []string{"font", "size"},
-		Default: Spec{N: 60, Seed: 1, Font: "both", Size: Range{30, 42}},
+		Keys:    []string{"font", "size", "shift"},
+		Default: Spec{N: 60, Seed: 1, Font: "both", Size: Range{30, 42}, Shift: 30},
 	},
 	{
 		Name: "xe", Classes: []string{"X", "E"},
 		Doc:     "the letter X or E at a random position and cap height",
-		Keys:    []string{"font", "size"},
-		Default: Spec{N: 60, Seed: 1, Font: "both", Size: Range{30, 42}},
+		Keys:    []string{"font", "size", "shift"},
+		Default: Spec{N: 60, Seed: 1, Font: "both", Size: Range{30, 42}, Shift: 30},
 	},
 	{
 		Name: "letters", Classes: strings.Split(alphabet, ""),
 		Doc:     "the 26 capital letters at a random position and cap height",
-		Keys:    []string{"font", "size"},
-		Default: Spec{N: 260, Seed: 1, Font: "bold", Size: Range{34, 42}},
+		Keys:    []string{"font", "size", "shift"},
+		Default: Spec{N: 260, Seed: 1, Font: "bold", Size: Range{34, 42}, Shift: 30},
 	},
 	{
 		Name: "leftright", Classes: []string{"left", "right"},
@@ -143,7 +148,7 @@ func Default(kind string) (Spec, error) {
 // Parse reads a Spec written as "KIND" or "KIND,key=value,...": the kind's defaults, then each
 // option. Every kind takes n (cards in all, 1..MaxCards) and seed (0..2^64-1); the others
 // depend on the kind (see Kinds): fill=outline|solid|both, stroke=PIXELS, size=PIXELS or
-// size=MIN-MAX, rotate=true|false, font=bold|mono|both. Numbers are plain decimals. An unknown
+// size=MIN-MAX, rotate=true|false, shift=PIXELS, font=bold|mono|both. Numbers are plain decimals. An unknown
 // kind or option, an option given twice and a value out of range are errors naming it; the
 // result is validated (see Spec.Validate).
 func Parse(text string) (Spec, error) {
@@ -209,6 +214,10 @@ func (s *Spec) set(key, val string) error {
 		if s.Stroke, err = parseNum(val); err != nil {
 			return err
 		}
+	case "shift":
+		if s.Shift, err = parseNum(val); err != nil {
+			return err
+		}
 	case "size":
 		lo, hi, isRange := strings.Cut(val, "-")
 		if s.Size.Min, err = parseNum(lo); err != nil {
@@ -262,6 +271,8 @@ func (s Spec) String() string {
 			fmt.Fprintf(&b, ",size=%s", s.Size)
 		case "rotate":
 			fmt.Fprintf(&b, ",rotate=%t", s.Rotate)
+		case "shift":
+			fmt.Fprintf(&b, ",shift=%s", fmtNum(s.Shift))
 		case "font":
 			fmt.Fprintf(&b, ",font=%s", s.Font)
 		}
@@ -321,6 +332,9 @@ func (s Spec) Validate() error {
 		if size.Min < 6 || size.Max > limit {
 			return bad("size", size.String(), fmt.Sprintf("want sizes within 6-%s pixels", fmtNum(limit)))
 		}
+	}
+	if slices.Contains(k.Keys, "shift") && (!finite(s.Shift) || s.Shift < 0 || s.Shift > cardSize/2) {
+		return bad("shift", fmtNum(s.Shift), "want 0-30 pixels")
 	}
 	if slices.Contains(k.Keys, "stroke") {
 		minStroke, maxStroke := 1.0, 8.0
