@@ -1,0 +1,142 @@
+package panel
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpiotest"
+	"periph.io/x/devices/v3/mcp23xxx"
+
+	"github.com/mark1-perceptron/mark1/drivers/i2csim"
+)
+
+func TestDebounceOnGPIO(t *testing.T) {
+	train := &gpiotest.Pin{N: "GPIO5"}
+	stop := &gpiotest.Pin{N: "GPIO6"}
+	lamp := &gpiotest.Pin{N: "GPIO16"}
+	src, err := PinInputs([]gpio.PinIn{train, stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if train.P != gpio.PullUp || train.L != gpio.High {
+		t.Fatal("PinInputs did not turn the pull-up on")
+	}
+	p, err := New([]Source{src}, []Input{{"train", 0, 0}, {"stop", 0, 1}},
+		[]Sink{PinLamps([]gpio.PinOut{lamp})}, []Lamp{{"r0", 0, 0}}, &Opts{Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(1958, 7, 8, 0, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	// The train button bounces for 12 ms, then holds; the stop line glitches once.
+	script := []struct {
+		ms          int
+		train, stop gpio.Level
+		want        []Event
+	}{
+		{0, gpio.Low, gpio.High, nil},
+		{4, gpio.High, gpio.High, nil},
+		{8, gpio.Low, gpio.Low, nil},
+		{12, gpio.Low, gpio.High, nil},
+		{25, gpio.Low, gpio.High, nil}, // 17 ms since the last bounce: not yet
+		{28, gpio.Low, gpio.High, []Event{{"train", true}}},
+		{40, gpio.Low, gpio.High, nil},
+		{50, gpio.High, gpio.High, nil},
+		{75, gpio.High, gpio.High, []Event{{"train", false}}},
+	}
+	for _, s := range script {
+		train.L, stop.L = s.train, s.stop
+		ev, err := p.Poll(at(s.ms))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ev) != len(s.want) || len(ev) > 0 && ev[0] != s.want[0] {
+			t.Errorf("at %d ms: events %v, want %v", s.ms, ev, s.want)
+		}
+		if s.ms == 40 && !p.Held("train") {
+			t.Error("train not held at 40 ms")
+		}
+	}
+	p.SetLamp("r0", true)
+	if err := p.Flush(); err != nil || lamp.L != gpio.High {
+		t.Errorf("lamp: %v, %v", lamp.L, err)
+	}
+	if err := p.Halt(); err != nil || lamp.L != gpio.Low {
+		t.Errorf("after Halt the lamp is %v (%v)", lamp.L, err)
+	}
+}
+
+func TestMCP23017(t *testing.T) {
+	bus := i2csim.NewBus("1", nil, 1)
+	chip := i2csim.NewMCP23017()
+	if err := bus.Attach(0x20, chip); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := mcp23xxx.NewI2C(bus, mcp23xxx.MCP23017, 0x20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	in, err := ExpanderInputs(dev, 0, []int{0, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ExpanderLamps(dev, 1, []int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New([]Source{in}, []Input{{"train", 0, 0}, {"test", 0, 1}, {"force0", 0, 3}},
+		[]Sink{out}, []Lamp{{"r0", 0, 0}, {"fault", 0, 1}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(1958, 7, 8, 0, 0, 0, 0, time.UTC)
+	chip.Ground(0, 3, true) // the force switch is closed
+	if ev, err := p.Poll(t0); err != nil || len(ev) != 0 {
+		t.Fatalf("first poll: %v, %v", ev, err)
+	}
+	ev, err := p.Poll(t0.Add(time.Second))
+	if err != nil || len(ev) != 1 || ev[0] != (Event{"force0", true}) {
+		t.Fatalf("poll: %v, %v; want force0 closed", ev, err)
+	}
+	// A NACK: the error names the expander, the switch stays closed.
+	bus.Inject(i2csim.Fault{Addr: 0x20, Kind: i2csim.NACK, Count: 1})
+	if _, err := p.Poll(t0.Add(2 * time.Second)); err == nil || !strings.Contains(err.Error(), "port A") {
+		t.Errorf("poll with a NACK: %v", err)
+	}
+	if !p.Held("force0") {
+		t.Error("a failed read released the switch")
+	}
+	p.SetLamp("fault", true)
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := chip.Outputs(1); got != 0b10 {
+		t.Errorf("lamps %08b, want 00000010", got)
+	}
+	// Nothing changed: no write.
+	n := bus.Stats().Transactions
+	if err := p.Flush(); err != nil || bus.Stats().Transactions != n {
+		t.Errorf("an unchanged Flush wrote (%v)", err)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	src, _ := PinInputs(nil)
+	for _, tc := range []struct {
+		in   []Input
+		lamp []Lamp
+	}{
+		{[]Input{{"a", 0, 0}, {"a", 0, 1}}, nil},
+		{[]Input{{"a", 1, 0}}, nil},
+		{[]Input{{"a", 0, 64}}, nil},
+		{nil, []Lamp{{"l", 0, 0}}},
+		{[]Input{{"", 0, 0}}, nil},
+	} {
+		if _, err := New([]Source{src}, tc.in, nil, tc.lamp, nil); err == nil {
+			t.Errorf("New(%v, %v) did not fail", tc.in, tc.lamp)
+		}
+	}
+}
