@@ -353,3 +353,24 @@ func TestGoldenStateFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSetRule switches the rule of a built machine: forced training moves pots on a card the
+// machine already answers right, error correction does not.
+func TestSetRule(t *testing.T) {
+	set := loadSet(t, "ef")
+	m, d := newMachine(t, Default().Ideal(), set)
+	for e := 0; e < 50 && m.Epoch(d, nil).Corrections > 0; e++ {
+	}
+	if _, moved := m.Train(&d.Stimuli[0], d.Class[0]); moved != 0 {
+		t.Fatalf("alpha corrected a learned card")
+	}
+	if err := m.SetRule(Forced); err != nil {
+		t.Fatal(err)
+	}
+	if _, moved := m.Train(&d.Stimuli[0], d.Class[0]); moved == 0 {
+		t.Fatalf("forced training moved nothing")
+	}
+	if m.Config().Rule != Forced || m.SetRule(Rule(9)) == nil {
+		t.Fatal("rule not switched, or a bad rule accepted")
+	}
+}

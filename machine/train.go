@@ -152,3 +152,15 @@ func (m *Machine) SetOrder(order string) error {
 	m.cfg.Order = order
 	return nil
 }
+
+// SetRule changes the reinforcement rule for the presentations from now on (the operator's
+// rule switch). It is called by the driving goroutine.
+func (m *Machine) SetRule(r Rule) error {
+	if r < Alpha || r > Forced {
+		return fmt.Errorf("machine: rule: unknown rule %d", int(r))
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cfg.Rule = r
+	return nil
+}
