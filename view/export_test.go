@@ -1,0 +1,25 @@
+package view
+
+import "image"
+
+// Test hooks: where parts are drawn.
+
+func (sc *Scene) LampCentre(a int) image.Point    { return sc.l.lampCentre(a) }
+func (sc *Scene) CellRect(s int) image.Rectangle  { return sc.l.cellRect(s) }
+func (sc *Scene) DialCentre(r, p int) image.Point { return sc.l.dialCentre(r, p) }
+func (sc *Scene) ZoomCentre(p int) image.Point    { return sc.l.zoomCentre(p) }
+func (sc *Scene) RLampRect(r int) image.Rectangle { return sc.l.rLamp[r] }
+func (sc *Scene) ButtonRect(b Button) image.Rectangle {
+	return sc.l.buttons[b]
+}
+func (sc *Scene) ClassKeyRect(i int) image.Rectangle { return sc.classKeys[i] }
+func (sc *Scene) SpeedRect(i int) image.Rectangle    { return sc.l.speeds[i] }
+func (sc *Scene) ExperimentRect(i int) image.Rectangle {
+	return sc.l.exps[i]
+}
+func (sc *Scene) RuleRect(i int) image.Rectangle { return sc.l.rules[i] }
+func (sc *Scene) ZoomCloseRect() image.Rectangle { return sc.l.zoomClose }
+func (sc *Scene) ClearRect() image.Rectangle     { return sc.l.clear }
+func (sc *Scene) UnitNextRect() image.Rectangle  { return sc.l.unitNext }
+
+var ColAmber = colAmber

@@ -1,0 +1,202 @@
+package view
+
+import (
+	"image"
+
+	"github.com/mark1-perceptron/mark1/retina"
+	"github.com/mark1-perceptron/mark1/session"
+)
+
+// Width and Height are the size of the screen Draw paints, in pixels: a 1080p display. A
+// window of another size shows it scaled.
+const (
+	Width  = 1920
+	Height = 1080
+)
+
+// Speeds are the positions of the speed selector.
+var Speeds = []session.Speed{1, 3, 10, 100, session.Max}
+
+var speedLabels = []string{"1×", "3×", "10×", "100×", "MAX"}
+
+// Geometry of the screen (pixels).
+const (
+	cellPx      = 20 // a retina cell
+	lampPitch   = 13 // A-unit lamps
+	lampCols    = 32
+	dialPitch   = 12 // a rack's dials, across
+	dialPitchY  = 11 // and down
+	dialCols    = 20
+	dialRows    = 26
+	zoomPitch   = 34 // a zoomed rack's dials
+	zoomCols    = 32
+	zoomRows    = 17
+	heatCell    = 5 // a cell of an R-unit's heat map
+	pictureZoom = 150
+	maxR        = 8 // R-units shown
+)
+
+// layout holds where every part is.
+type layout struct {
+	title, caption        image.Rectangle
+	card, answer          image.Rectangle
+	retinaPanel, retina   image.Rectangle
+	lampPanel, lamps      image.Rectangle
+	unitPanel             image.Rectangle
+	unitPrev, unitNext    image.Rectangle
+	rPanel                image.Rectangle
+	rLamp                 [maxR]image.Rectangle
+	heatPanel             image.Rectangle
+	heat                  [maxR]image.Rectangle
+	rackPanel             image.Rectangle
+	rack                  [maxR]image.Rectangle
+	dials                 [maxR]image.Point // top-left of each rack's dial grid
+	zoom, zoomDials       image.Rectangle
+	zoomClose             image.Rectangle
+	zoomHeat              image.Rectangle
+	controls              image.Rectangle
+	buttons               [numButtons]image.Rectangle
+	ruleLabel             image.Rectangle
+	rules                 [2]image.Rectangle // error correction, forced
+	speedLabel            image.Rectangle
+	speeds                []image.Rectangle
+	expPanel              image.Rectangle
+	exps                  []image.Rectangle
+	teachPanel            image.Rectangle
+	curve, curvePlot      image.Rectangle
+	panelTitles           []panelTitle
+	teachKeys             image.Rectangle // where the class keys go
+	clear                 image.Rectangle
+	lampCentre0, lampStep image.Point
+}
+
+type panelTitle struct {
+	at   image.Point
+	text string
+}
+
+func rect(x, y, w, h int) image.Rectangle { return image.Rect(x, y, x+w, y+h) }
+
+func newLayout() *layout {
+	l := &layout{}
+	l.title = rect(0, 0, Width, 60)
+	l.caption = rect(16, 66, Width-32, 96)
+
+	top, bottom := 170, 828
+	// Column 1: the card, the answer, the retina.
+	l.card = rect(24, top+28, pictureZoom, pictureZoom)
+	l.answer = rect(196, top+10, 248, 170)
+	l.retinaPanel = image.Rect(16, top+188, 452, bottom)
+	l.retina = rect(34, top+222, retina.Cols*cellPx, retina.Rows*cellPx)
+
+	// Column 2: the A-unit lamps and the plug-board, the R-units, what they learned.
+	x2 := 476
+	l.lampPanel = rect(x2, top, 432, 250)
+	l.lamps = rect(x2+8, top+34, lampCols*lampPitch, 16*lampPitch)
+	l.lampCentre0 = image.Pt(l.lamps.Min.X+lampPitch/2, l.lamps.Min.Y+lampPitch/2)
+	l.lampStep = image.Pt(lampPitch, lampPitch)
+	l.unitPanel = rect(x2, top+256, 432, 62)
+	l.unitPrev = rect(x2+6, top+262, 50, 50)
+	l.unitNext = rect(x2+432-56, top+262, 50, 50)
+	l.rPanel = rect(x2, top+324, 432, 124)
+	for r := range maxR {
+		l.rLamp[r] = rect(x2+8+r*53, top+354, 50, 88)
+	}
+	l.heatPanel = image.Rect(x2, top+454, x2+432, bottom)
+	for r := range maxR {
+		l.heat[r] = rect(x2+32+(r%4)*104, top+486+(r/4)*86, retina.Cols*4, retina.Rows*4)
+	}
+
+	// Column 3: the racks.
+	x3 := 924
+	l.rackPanel = image.Rect(x3-8, top, Width-16, bottom)
+	for r := range maxR {
+		x := x3 + (r%4)*246
+		y := top + 28 + (r/4)*316
+		l.rack[r] = rect(x, y, dialCols*dialPitch, 18+dialRows*dialPitchY)
+		l.dials[r] = image.Pt(x, y+18)
+	}
+	l.zoom = image.Rect(x2-8, top, Width-16, bottom)
+	l.zoomDials = rect(l.zoom.Min.X+16, top+60, zoomCols*zoomPitch, zoomRows*zoomPitch)
+	l.zoomClose = rect(l.zoom.Max.X-150, top+10, 136, 40)
+	l.zoomHeat = rect(l.zoomDials.Max.X+24, top+110, retina.Cols*15, retina.Rows*15)
+
+	// The control panel.
+	y := 846
+	l.controls = image.Rect(16, y-10, Width-16, Height-4)
+	for i := range numButtons {
+		l.buttons[i] = rect(24+int(i)*138, y+24, 128, 56)
+	}
+	l.ruleLabel = rect(584, y, 330, 20)
+	l.rules[0] = rect(584, y+24, 180, 56)
+	l.rules[1] = rect(770, y+24, 134, 56)
+	l.speedLabel = rect(930, y, 440, 20)
+	for i := range Speeds {
+		l.speeds = append(l.speeds, rect(930+i*88, y+24, 84, 56))
+	}
+	l.expPanel = rect(24, y+96, 540, 126)
+	for i := range Experiments {
+		l.exps = append(l.exps, rect(24+(i%2)*272, y+112+(i/2)*56, 264, 50))
+	}
+	l.teachPanel = rect(584, y+96, 786, 126)
+	l.teachKeys = rect(584, y+112, 786-112, 106)
+	l.clear = rect(584+786-104, y+112, 104, 106)
+	l.curve = rect(1396, y, Width-24-1396, 220)
+	l.curvePlot = rect(1396+56, y+34, Width-24-1396-76, 150)
+	l.panelTitles = []panelTitle{
+		{image.Pt(24, top+20), "CARD"},
+		{image.Pt(28, top+210), "RETINA: 400 PHOTOCELLS (S-UNITS)"},
+		{image.Pt(x2+8, top+24), "512 ASSOCIATION UNITS (A-UNITS)"},
+		{image.Pt(x2+8, top+344), "8 RESPONSE UNITS (R-UNITS)"},
+		{image.Pt(x2+8, top+476), "WHAT EACH R-UNIT HAS LEARNED"},
+		{image.Pt(x3, top+20), "WEIGHTS: 8 RACKS OF 512 MOTOR-DRIVEN POTENTIOMETERS, AND A BIAS EACH"},
+		{image.Pt(24, y+16), "CONTROL"},
+		{image.Pt(24, y+102), "EXPERIMENT"},
+	}
+	return l
+}
+
+// classKeys lays out n class keys in the teach panel: one row, or two when they do not fit.
+func (l *layout) classKeys(n int, dst []image.Rectangle) []image.Rectangle {
+	dst = dst[:0]
+	if n == 0 {
+		return dst
+	}
+	area := l.teachKeys
+	rows := 1
+	if n > 6 {
+		rows = 2
+	}
+	perRow := (n + rows - 1) / rows
+	gap := 6
+	w := (area.Dx() - (perRow-1)*gap) / perRow
+	h := (area.Dy() - (rows-1)*gap) / rows
+	for i := range n {
+		r, c := i/perRow, i%perRow
+		dst = append(dst, rect(area.Min.X+c*(w+gap), area.Min.Y+r*(h+gap), w, h))
+	}
+	return dst
+}
+
+// cellRect returns S-unit s's square on the retina.
+func (l *layout) cellRect(s int) image.Rectangle {
+	r, c := s/retina.Cols, s%retina.Cols
+	return rect(l.retina.Min.X+c*cellPx, l.retina.Min.Y+r*cellPx, cellPx, cellPx)
+}
+
+// lampCentre returns A-unit a's lamp centre.
+func (l *layout) lampCentre(a int) image.Point {
+	return image.Pt(l.lampCentre0.X+(a%lampCols)*lampPitch, l.lampCentre0.Y+(a/lampCols)*lampPitch)
+}
+
+// dialCentre returns the centre of pot p of rack r.
+func (l *layout) dialCentre(r, p int) image.Point {
+	o := l.dials[r]
+	return image.Pt(o.X+(p%dialCols)*dialPitch+dialPitch/2, o.Y+(p/dialCols)*dialPitchY+dialPitchY/2)
+}
+
+// zoomCentre returns the centre of pot p in the zoomed rack.
+func (l *layout) zoomCentre(p int) image.Point {
+	o := l.zoomDials.Min
+	return image.Pt(o.X+(p%zoomCols)*zoomPitch+zoomPitch/2, o.Y+(p/zoomCols)*zoomPitch+zoomPitch/2)
+}

@@ -1,0 +1,225 @@
+package view_test
+
+import (
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view"
+)
+
+func centre(r image.Rectangle) image.Point { return r.Min.Add(r.Size().Div(2)) }
+
+func TestHitTest(t *testing.T) {
+	r := newRig(t, "shapes", machine.Default())
+	f := r.frame(session.None, session.Stopped, -1, -1, -1)
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ui := &view.UI{Zoom: -1}
+	sc.Draw(f, ui, time.Now())
+	for _, c := range []struct {
+		at   image.Point
+		want view.Part
+	}{
+		{centre(sc.CellRect(0)), view.Part{Kind: view.PartCell, Index: 0}},
+		{centre(sc.CellRect(399)), view.Part{Kind: view.PartCell, Index: 399}},
+		{centre(sc.CellRect(7*20 + 3)), view.Part{Kind: view.PartCell, Index: 143}},
+		{sc.LampCentre(0), view.Part{Kind: view.PartLamp, Index: 0}},
+		{sc.LampCentre(511), view.Part{Kind: view.PartLamp, Index: 511}},
+		{sc.LampCentre(77), view.Part{Kind: view.PartLamp, Index: 77}},
+		{sc.DialCentre(0, 0), view.Part{Kind: view.PartDial, Index: 0, Sub: 0}},
+		{sc.DialCentre(7, 512), view.Part{Kind: view.PartDial, Index: 7, Sub: 512}},
+		{sc.DialCentre(3, 250), view.Part{Kind: view.PartDial, Index: 3, Sub: 250}},
+		{centre(sc.RLampRect(5)), view.Part{Kind: view.PartRLamp, Index: 5}},
+		{centre(sc.ButtonRect(view.ButtonTrain)), view.Part{Kind: view.PartButton, Index: int(view.ButtonTrain)}},
+		{centre(sc.ButtonRect(view.ButtonReset)), view.Part{Kind: view.PartButton, Index: int(view.ButtonReset)}},
+		{centre(sc.RuleRect(1)), view.Part{Kind: view.PartRule, Index: int(machine.Forced)}},
+		{centre(sc.SpeedRect(4)), view.Part{Kind: view.PartSpeed, Index: 4}},
+		{centre(sc.ExperimentRect(3)), view.Part{Kind: view.PartExperiment, Index: 3}},
+		{centre(sc.ClassKeyRect(2)), view.Part{Kind: view.PartClass, Index: 2}},
+		{centre(sc.ClearRect()), view.Part{Kind: view.PartClear}},
+		{centre(sc.UnitNextRect()), view.Part{Kind: view.PartUnitNext}},
+		{image.Pt(100, 20), view.Part{Kind: view.PartTitle}},
+		{image.Pt(-5, 2000), view.Part{}},
+	} {
+		if got := sc.HitTest(c.at); got != c.want {
+			t.Errorf("HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+		}
+	}
+	// Zoomed, the rack covers the lamps.
+	ui.Zoom = 2
+	sc.Draw(f, ui, time.Now())
+	for _, c := range []struct {
+		at   image.Point
+		want view.Part
+	}{
+		{sc.ZoomCentre(0), view.Part{Kind: view.PartDial, Index: 2, Sub: 0}},
+		{sc.ZoomCentre(512), view.Part{Kind: view.PartDial, Index: 2, Sub: 512}},
+		{centre(sc.ZoomCloseRect()), view.Part{Kind: view.PartZoomClose}},
+		{centre(sc.CellRect(5)), view.Part{Kind: view.PartCell, Index: 5}},
+	} {
+		if got := sc.HitTest(c.at); got != c.want {
+			t.Errorf("zoomed: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+		}
+	}
+}
+
+func near(c, want color.RGBA, tol int) bool {
+	d := func(a, b uint8) int {
+		if a > b {
+			return int(a - b)
+		}
+		return int(b - a)
+	}
+	return d(c.R, want.R) <= tol && d(c.G, want.G) <= tol && d(c.B, want.B) <= tol
+}
+
+// What is lit and what moves: a lamp is amber exactly where its A-unit fired, an S-unit's
+// lamp where its cell is on, and a dial's motor glows while its pointer turns toward a new
+// reading, and not once it has arrived.
+func TestLitAndMoved(t *testing.T) {
+	f1, f2 := framesInTraining(t)
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ui := &view.UI{Zoom: -1, Unit: -1} // no wiring drawn over the cells
+	t0 := time.Now()
+	sc.Draw(f1, ui, t0)
+	img := sc.Draw(f2, ui, t0.Add(50*time.Millisecond))
+	lit := 0
+	for a := range 512 {
+		c := sc.LampCentre(a)
+		on := f2.Machine.A[a/64]>>(a%64)&1 == 1
+		got := img.RGBAAt(c.X, c.Y)
+		if on != near(got, view.ColAmber, 40) {
+			t.Fatalf("A-unit %d: firing %v, lamp colour %v", a, on, got)
+		}
+		if on {
+			lit++
+		}
+	}
+	if lit != f2.Machine.Active || lit == 0 {
+		t.Errorf("%d lamps lit, %d A-units active", lit, f2.Machine.Active)
+	}
+	for s := range 400 {
+		c := centre(sc.CellRect(s))
+		got := img.RGBAAt(c.X, c.Y)
+		if f2.Machine.S.Get(s) != near(got, view.ColAmber, 40) {
+			t.Fatalf("S-unit %d: on %v, centre colour %v", s, f2.Machine.S.Get(s), got)
+		}
+	}
+	// A corrected rack's active pots: their motors glow (a ring of amber around the face).
+	mv := f2.Machine.Moves[0]
+	glowing := func(img *image.RGBA, r, p int) bool {
+		c := sc.DialCentre(r, p)
+		n := 0
+		for _, d := range []image.Point{{5, 0}, {-5, 0}, {0, 5}, {0, -5}} {
+			px := img.RGBAAt(c.X+d.X, c.Y+d.Y)
+			if px.R > 150 && px.G > 70 && px.B < 90 {
+				n++
+			}
+		}
+		return n >= 3
+	}
+	moved, still := 0, 0
+	for p := range 513 {
+		on := p == 512 || f2.Machine.A[p/64]>>(p%64)&1 == 1
+		if on && glowing(img, mv.R, p) {
+			moved++
+		}
+		if !on && glowing(img, mv.R, p) {
+			still++
+		}
+	}
+	if moved < f2.Machine.Active || still > 0 {
+		t.Errorf("rack R%d: %d active pots glow (want %d), %d inactive ones glow (want 0)", mv.R+1, moved, f2.Machine.Active+1, still)
+	}
+	// Two seconds of historical time later the motors have arrived: nothing glows.
+	img = sc.Draw(f2, ui, t0.Add(2*time.Second))
+	for p := range 513 {
+		if glowing(img, mv.R, p) {
+			t.Fatalf("rack R%d pot %d still glows after the motors arrived", mv.R+1, p)
+		}
+	}
+}
+
+func TestCaptions(t *testing.T) {
+	r := newRig(t, "letters", machine.Default())
+	fresh := r.frame(session.None, session.Stopped, -1, -1, -1)
+	r.epochs(2)
+	var wrong, right *session.Frame
+	for k := 0; k < r.deck.Len() && (wrong == nil || right == nil); k++ {
+		f := r.train(k, k+1, 3)
+		if f.Answer != f.Want && wrong == nil {
+			wrong = f
+		}
+		if f.Answer == f.Want && right == nil {
+			right = f
+		}
+	}
+	test := r.frame(session.TestCard, session.Testing, 4, r.deck.Class[4], r.m.Present(&r.deck.Stimuli[4]))
+	test.Tested, test.TestDone, test.TestCorrect = true, 5, 4
+	done := r.frame(session.TestCard, session.Stopped, 4, r.deck.Class[4], 1)
+	done.Tested, done.TestDone, done.TestCorrect = true, 208, 197
+	conv := r.frame(session.TrainCard, session.Stopped, 3, 3, 3)
+	conv.Converged, conv.Epoch = true, 9
+
+	ef := newRig(t, "ef", machine.Default())
+	ef.epochs(3)
+	shown := ef.frame(session.Shown, session.Stopped, -1, -1, 1)
+	forced := machine.Default()
+	forced.Rule = machine.Forced
+	fr := newRig(t, "ef", forced)
+	fr.epochs(1)
+	var forcedRight *session.Frame
+	for k := range fr.deck.Len() {
+		if f := fr.train(k, k+1, 0); f.Answer == f.Want {
+			forcedRight = f
+			break
+		}
+	}
+
+	for _, c := range []struct {
+		name  string
+		f     *session.Frame
+		wants []string
+	}{
+		{"fresh", fresh, []string{"Mark I Perceptron", "Press TRAIN", "LETTERS A–Z", "draw a capital letter"}},
+		{"wrong", wrong, []string{"The machine answered " + wrong.Classes[wrong.Answer] + "; it should be " + wrong.Classes[wrong.Want] + ".",
+			"turn the weights of the " + itoa(wrong.Machine.Active) + " lit A-units toward " + wrong.Classes[wrong.Want], "the letter " + wrong.Classes[wrong.Want]}},
+		{"right", right, []string{"answered " + right.Classes[right.Want] + ": right, so nothing changes."}},
+		{"test", test, []string{"Test, card 5 of 208", "4 of 5 right so far", "nothing is learned"}},
+		{"test done", done, []string{"Test finished: 197 of 208 cards right (94.7%)"}},
+		{"converged", conv, []string{"Learned!", "without a mistake, after 9 epochs"}},
+		{"shown", shown, []string{"Your drawing", "The machine answers F", "press the right answer"}},
+		{"forced", forcedRight, []string{": right. Forced learning:", "all the same"}},
+	} {
+		got := view.Caption(c.f)
+		for _, w := range c.wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: caption %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+	if n := len(wrong.Machine.Moves); n > 1 && !strings.Contains(view.Caption(wrong), "of "+itoa(n)+" racks") {
+		t.Errorf("caption %q does not say %d racks turn", view.Caption(wrong), n)
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	s := ""
+	for ; n > 0; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
