@@ -54,20 +54,20 @@ type Scene struct {
 	unused    [maxR]bool
 
 	// The dials' pointers as shown, and how far each still has to turn.
-	shown    [maxR][]float32
-	moving   [maxR][]bool
-	animSeq  uint64
-	animExp  string
-	last     time.Time
-	heat     [maxR][retina.N]float32
-	fed      [retina.N]uint8 // A-units each S-unit feeds
+	shown   [maxR][]float32
+	moving  [maxR][]bool
+	animSeq uint64
+	animExp string
+	last    time.Time
+	heat    [maxR][retina.N]float32
+	fed     [retina.N]uint8 // A-units each S-unit feeds
 
 	lampOn, lampGlow, sLamp, sLampGlow, rGlow *sprite
 	dialFace, dialRing, zoomFace, zoomRing    *sprite
 	pointers, zoomPointers                    []*sprite
 
 	buf, tip []byte
-	ends      []int
+	ends     []int
 }
 
 // New returns a Scene.
