@@ -26,9 +26,8 @@ type Dev struct {
 	opts   Opts
 	period time.Duration
 
-	mu  sync.Mutex
-	pos float64
-	on  bool
+	mu sync.Mutex
+	on bool
 }
 
 // New returns a servo on pin. It sends nothing until the first SetPosition: a servo with no

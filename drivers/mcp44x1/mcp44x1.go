@@ -100,12 +100,11 @@ type Dev struct {
 	opts Opts
 	tcon [2]uint16
 
-	mu      sync.Mutex
-	known   [4]int // each wiper's value as last written or read, -1 when unknown
-	nv      [4]int // the MCP4461's stored wiper values, -1 when unknown
-	nvAt    [4]time.Time
-	nvBusy  bool // an EEPROM write may be under way
-	lastErr error
+	mu     sync.Mutex
+	known  [4]int // each wiper's value as last written or read, -1 when unknown
+	nv     [4]int // the MCP4461's stored wiper values, -1 when unknown
+	nvAt   [4]time.Time
+	nvBusy bool // an EEPROM write may be under way
 }
 
 // New checks the chip at opts.Addr (its STATUS register's fixed bits), sets its terminals

@@ -243,7 +243,7 @@ func (p *Panel) Poll(now time.Time) ([]Event, error) {
 			ev = append(ev, Event{Name: in.Name, Pressed: st.stable})
 		}
 	}
-	return ev, errors.Join(errs...)
+	return ev, oneLine(errs)
 }
 
 // Held reports whether the named input is (debounced) pressed or closed.
@@ -305,7 +305,7 @@ func (p *Panel) Flush() error {
 		}
 		p.written[i], p.known[i] = p.lit[i], true
 	}
-	return errors.Join(errs...)
+	return oneLine(errs)
 }
 
 // Halt turns every lamp off.
@@ -314,4 +314,15 @@ func (p *Panel) Halt() error {
 	clear(p.lit)
 	p.mu.Unlock()
 	return p.Flush()
+}
+
+// oneLine returns the first error, saying how many more there were (nil for none).
+func oneLine(errs []error) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	return fmt.Errorf("%w (and %d more)", errs[0], len(errs)-1)
 }

@@ -1,0 +1,154 @@
+package i2csim
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPCA9685Registers(t *testing.T) {
+	clk := NewManualClock()
+	p := NewPCA9685(clk, 0)
+	// PRE_SCALE ignores writes while awake; MODE1 starts asleep (0x11).
+	if err := p.Tx([]byte{0x00, 0x20}, nil); err != nil { // wake, AI
+		t.Fatal(err)
+	}
+	_ = p.Tx([]byte{0xFE, 0x79}, nil)
+	if p.Register(0xFE) != 0x1E {
+		t.Error("PRE_SCALE written while awake")
+	}
+	_ = p.Tx([]byte{0x00, 0x30}, nil)
+	_ = p.Tx([]byte{0xFE, 0x79}, nil)
+	_ = p.Tx([]byte{0x00, 0x20}, nil)
+	if p.Register(0xFE) != 0x79 || p.Period() != 19988480*time.Nanosecond {
+		t.Errorf("PRE_SCALE %#x, period %v", p.Register(0xFE), p.Period())
+	}
+	// Auto-increment: one write covers channel 0 and 1.
+	_ = p.Tx([]byte{0x06, 0, 0, 0x33, 0x01, 0x00, 0x01, 0x33, 0x02}, nil)
+	if p.Pulse(0) != p.Pulse(1) || p.Pulse(0) < 1495*time.Microsecond || p.Pulse(0) > 1505*time.Microsecond {
+		t.Errorf("pulses %v %v, want 1.5 ms", p.Pulse(0), p.Pulse(1))
+	}
+	var r [4]byte
+	_ = p.Tx([]byte{0x0A}, r[:])
+	if r != [4]byte{0x00, 0x01, 0x33, 0x02} {
+		t.Errorf("read back % x", r)
+	}
+	// Without AI every byte lands on the same register.
+	_ = p.Tx([]byte{0x00, 0x00}, nil)
+	_ = p.Tx([]byte{0x08, 0x10, 0x20}, nil)
+	if p.Register(0x08) != 0x20 || p.Register(0x09) != 0x01 {
+		t.Errorf("without AI: %#x %#x", p.Register(0x08), p.Register(0x09))
+	}
+	// Full off wins over full on.
+	_ = p.Tx([]byte{0x00, 0x20}, nil)
+	_ = p.Tx([]byte{0x0E, 0, 0x10, 0, 0x10}, nil)
+	if p.Pulse(2) != 0 {
+		t.Error("full off did not win")
+	}
+	p.PowerCycle()
+	if p.Register(0) != 0x11 || p.Pulse(0) != 0 {
+		t.Error("PowerCycle kept state")
+	}
+}
+
+func TestMCP44x1Commands(t *testing.T) {
+	clk := NewManualClock()
+	m := NewMCP44x1(clk, true, 1)
+	// An increment of a non-volatile wiper is invalid: NACK, the commands before it done.
+	err := m.Tx([]byte{0x04, 0x24}, nil)
+	if err == nil || m.Wiper(0) != 129 {
+		t.Errorf("inc W0 then inc NV W0: %v, W0 %d", err, m.Wiper(0))
+	}
+	// An EEPROM write keeps EEWA set and refuses non-volatile commands until it ends.
+	if err := m.Tx([]byte{0x20, 0x40}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var st [2]byte
+	_ = m.Tx([]byte{0x5C}, st[:])
+	if st[1]&0x10 == 0 || st[0] != 1 || st[1]&0x82 != 0x82 {
+		t.Errorf("STATUS % x during the EEPROM write", st)
+	}
+	if err := m.Tx([]byte{0x30, 0x40}, nil); err == nil {
+		t.Error("a non-volatile write during the EEPROM cycle was accepted")
+	}
+	if err := m.Tx([]byte{0x10, 0x40}, nil); err != nil {
+		t.Errorf("a volatile write during the EEPROM cycle: %v", err)
+	}
+	clk.Advance(5 * time.Millisecond)
+	if m.NVWiper(0) != 0x40 || m.NVWrites() != 1 {
+		t.Errorf("NV W0 %d after %d writes", m.NVWiper(0), m.NVWrites())
+	}
+	// Reads: the command, then two bytes in a later transaction.
+	_ = m.Tx([]byte{0x1C}, nil)
+	var r [2]byte
+	_ = m.Tx(nil, r[:])
+	if r != [2]byte{0, 0x40} {
+		t.Errorf("read W1 % x", r)
+	}
+	if NewMCP44x1(clk, false, 1).Tx([]byte{0x20, 0x00}, nil) == nil {
+		t.Error("an MCP4451 accepted a non-volatile write")
+	}
+}
+
+func TestADS1115Conversion(t *testing.T) {
+	clk := NewManualClock()
+	a := NewADS1115(clk, 1)
+	a.Noise = 0
+	a.SetInput(2, func() float64 { return 1.024 })
+	// Single-shot AIN2, +-2.048 V, 128 SPS: 0x8000 | 0x6000 | 0x0400 | 0x0100 | 0x0080.
+	if err := a.Tx([]byte{1, 0xE5, 0x80}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var c [2]byte
+	_ = a.Tx([]byte{1}, c[:])
+	if c[0]&0x80 != 0 {
+		t.Error("OS reads 1 during the conversion")
+	}
+	clk.Advance(time.Second / 128 * 21 / 20) // (1 + OscError) / rate
+	_ = a.Tx([]byte{1}, c[:])
+	var v [2]byte
+	_ = a.Tx([]byte{0}, v[:])
+	if c[0]&0x80 == 0 || v != [2]byte{0x40, 0x00} {
+		t.Errorf("config % x, conversion % x; want OS 1 and 0x4000 (half of +-2.048 V)", c, v)
+	}
+}
+
+func TestBusFaults(t *testing.T) {
+	clk := NewManualClock()
+	b := NewBus("1", clk, 1)
+	if err := b.Attach(0x40, NewPCA9685(clk, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Attach(0x40, NewMCP23017()); err == nil {
+		t.Error("two chips at one address")
+	}
+	var e *Error
+	if err := b.Tx(0x41, []byte{0}, nil); !errors.As(err, &e) || e.Kind != NACK || !strings.Contains(err.Error(), "remote I/O error") {
+		t.Errorf("an empty address: %v", err)
+	}
+	b.Inject(Fault{Addr: 0x40, Kind: Timeout, Skip: 1, Count: 2})
+	var fails int
+	for range 5 {
+		if b.Tx(0x40, []byte{0}, []byte{0}) != nil {
+			fails++
+		}
+	}
+	if fails != 2 {
+		t.Errorf("%d failures, want 2 after 1 skipped", fails)
+	}
+	var trace strings.Builder
+	b.SetTrace(&trace)
+	b.SetStuck(true)
+	if err := b.Tx(0x40, []byte{0}, nil); err == nil || !strings.Contains(trace.String(), "FAILED: connection timed out") {
+		t.Errorf("stuck: %v, trace %q", err, trace.String())
+	}
+	b.ClearFaults()
+	s := b.Stats()
+	if s.Transactions != 7 || s.Failed != 4 {
+		t.Errorf("stats %+v", s)
+	}
+	if a := b.Addresses(); len(a) != 1 || a[0] != 0x40 {
+		t.Errorf("addresses %v", a)
+	}
+}

@@ -1,0 +1,132 @@
+package rigdev
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
+)
+
+// Env is what the host gives a rig: its buses and pins, its clock, and where to log.
+type Env struct {
+	// Bus opens an I²C bus by the rig file's device name ("1", "/dev/i2c-1").
+	Bus func(device string) (i2c.Bus, error)
+	// Pin finds a GPIO pin by name ("GPIO18"); nil when the host has none.
+	Pin func(name string) (gpio.PinIO, error)
+	// Now and Sleep are the clock (nil: the wall clock). Tests use a manual clock.
+	Now   func() time.Time
+	Sleep func(time.Duration)
+	// Log receives one line per fault, recovery and notable event (nil: discarded).
+	Log func(format string, a ...any)
+	// Trace, when not nil, receives every bus transaction, one line each.
+	Trace io.Writer
+}
+
+func (e *Env) fill() {
+	if e.Now == nil {
+		e.Now = time.Now
+	}
+	if e.Sleep == nil {
+		e.Sleep = time.Sleep
+	}
+	if e.Log == nil {
+		e.Log = func(string, ...any) {}
+	}
+}
+
+// BusStats counts one bus's traffic.
+type BusStats struct {
+	Transactions uint64 `json:"transactions"`
+	Failed       uint64 `json:"failed"`
+	Bytes        uint64 `json:"bytes"` // on the wire: address bytes and data
+}
+
+// meter is an i2c.Bus that counts (and traces) the transactions of the bus it wraps, real or
+// simulated.
+type meter struct {
+	bus   i2c.Bus
+	name  string
+	now   func() time.Time
+	start time.Time
+
+	mu    sync.Mutex
+	stats BusStats
+	trace io.Writer
+}
+
+func (m *meter) String() string { return m.bus.String() }
+
+func (m *meter) SetSpeed(f physic.Frequency) error { return m.bus.SetSpeed(f) }
+
+func (m *meter) Tx(addr uint16, w, r []byte) error {
+	err := m.bus.Tx(addr, w, r)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats.Transactions++
+	if err != nil {
+		m.stats.Failed++
+		m.stats.Bytes++
+	} else {
+		if len(w) > 0 || len(r) == 0 {
+			m.stats.Bytes += 1 + uint64(len(w))
+		}
+		if len(r) > 0 {
+			m.stats.Bytes += 1 + uint64(len(r))
+		}
+	}
+	if m.trace != nil {
+		var s strings.Builder
+		fmt.Fprintf(&s, "%10.3fms bus %s 0x%02x", float64(m.now().Sub(m.start))/1e6, m.name, addr)
+		if len(w) > 0 {
+			fmt.Fprintf(&s, " W % x", w)
+		}
+		if len(r) > 0 && err == nil {
+			fmt.Fprintf(&s, " R % x", r)
+		}
+		if err != nil {
+			fmt.Fprintf(&s, " FAILED: %v", err)
+		}
+		fmt.Fprintln(m.trace, s.String())
+	}
+	return err
+}
+
+func (m *meter) read() BusStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stats
+}
+
+var _ i2c.Bus = (*meter)(nil)
+
+// errList is several errors as one, on one line.
+type errList []error
+
+func (e errList) Error() string {
+	s := e[0].Error()
+	if len(e) > 1 {
+		s += fmt.Sprintf(" (and %d more: %v)", len(e)-1, e[len(e)-1])
+	}
+	return s
+}
+
+func (e errList) Unwrap() []error { return e }
+
+// join returns the errors as one (nil when there are none).
+func join(errs []error) error {
+	var l errList
+	for _, err := range errs {
+		if err != nil {
+			l = append(l, err)
+		}
+	}
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,174 @@
+package rigdev
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/drivers/i2csim"
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+var _ machine.Rack = (*LoopRack)(nil)
+
+const time2min = 2 * time.Minute
+
+// In the loop on simulated chips with read-back noise, the machine learns a two-class
+// built-in set, and the weights it uses are the ones read back.
+func TestLoopLearns(t *testing.T) {
+	h, sim, _, lg := open(t, "sim-loop.toml", SimOpts{Seed: 7, Noise: 5e-3})
+	racks, err := h.LoopRacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := h.Rig().MachineConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := builtin.Load(strings.TrimPrefix(h.Rig().Machine.Data, "builtin:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.New(cfg, set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetRack(0, racks[0]); err != nil {
+		t.Fatal(err)
+	}
+	deck, err := m.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs := 0
+	for epochs < h.Rig().Machine.Epochs {
+		st := m.Epoch(deck, nil)
+		epochs++
+		t.Logf("epoch %d: %d mistakes", epochs, st.Mistakes)
+		if st.Mistakes == 0 {
+			break
+		}
+	}
+	if err := m.Err(); err != nil {
+		t.Fatalf("rack error: %v", err)
+	}
+	res := m.Evaluate(deck)
+	if res.Accuracy < 0.95 {
+		t.Errorf("accuracy %.3f after %d epochs, want at least 0.95", res.Accuracy, epochs)
+	}
+	// The machine's weights are the read-back ones: not the integers it drove to, but within
+	// the tolerance of them.
+	w := m.Weights(0)
+	targets := make([]float64, len(w))
+	racks[0].Targets(targets)
+	offInteger, far := 0, 0
+	for i := range w {
+		if w[i] != math.Round(w[i]) {
+			offInteger++
+		}
+		if math.Abs(w[i]-targets[i]) > h.Rig().Tolerance+0.01 {
+			far++
+			t.Errorf("weight %d: read back %.3f, target %.3f", i, w[i], targets[i])
+		}
+	}
+	if offInteger < len(w)/2 {
+		t.Errorf("only %d of %d weights differ from an integer: are they read back?", offInteger, len(w))
+	}
+	// The sums are the read-back weights of the firing A-units and the bias.
+	m.Present(&deck.Stimuli[7])
+	sum := w[len(w)-1]
+	for a := range len(w) - 1 {
+		if m.LastA()[a/64]&(1<<(a%64)) != 0 {
+			sum += w[a]
+		}
+	}
+	if got := m.LastSums()[0]; got != sum {
+		t.Errorf("the machine's sum %v, the read-back weights' %v", got, sum)
+	}
+	// And they are what the ADCs show of the wipers: the chip's wiper, through its
+	// nonlinearity, in increments.
+	chip := sim.MCP44x1["pots0"]
+	wiper := float64(chip.Wiper(0))
+	if math.Abs(w[0]-(wiper/256-0.5)*64) > 0.5 {
+		t.Errorf("weight 0 reads %.3f, the wiper stands at %v (%.3f)", w[0], wiper, (wiper/256-0.5)*64)
+	}
+	t.Logf("accuracy %.3f after %d epochs; weights %.2f; %d corrections, %d read-backs; log %q",
+		res.Accuracy, epochs, w, h.Status().Stats.Corrections, h.Status().Stats.Reads, lg.lines)
+}
+
+// A flaky bus and a chip that loses power while the machine learns: the machine goes on, the
+// faults are reported, and in the end every pot stands where the learning put it.
+func TestLoopFaults(t *testing.T) {
+	h, sim, clk, lg := open(t, "sim-loop.toml", SimOpts{Seed: 8, Noise: 2e-3})
+	racks, err := h.LoopRacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := h.Rig().MachineConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := builtin.Load("leftright")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.New(cfg, set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetRack(0, racks[0]); err != nil {
+		t.Fatal(err)
+	}
+	deck, err := m.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus := sim.Bus("main")
+	// The daemon's frame loop runs beside the machine: a frame per card here.
+	daemon := func(done int) bool {
+		clk.Advance(h.Rig().Period())
+		h.Step()
+		return true
+	}
+	bus.Inject(i2csim.Fault{Addr: i2csim.AnyAddr, Kind: i2csim.NACK, Prob: 0.05})
+	m.Epoch(deck, func(done int) bool {
+		switch done {
+		case 10: // pots1's wires come loose for a while
+			bus.Inject(i2csim.Fault{Addr: 0x2D, Kind: i2csim.Timeout, Count: 6})
+			clk.Advance(h.Rig().Check)
+		case 20: // pots2's supply drops
+			sim.MCP44x1["pots2"].PowerCycle()
+			clk.Advance(h.Rig().Check)
+		}
+		return daemon(done)
+	})
+	bus.ClearFaults()
+	for range 5 {
+		m.Epoch(deck, daemon)
+	}
+	clk.Advance(time2min)
+	h.Step()
+	if err := h.Settle(time2min); err != nil {
+		t.Fatal(err)
+	}
+	if res := m.Evaluate(deck); res.Accuracy < 0.95 {
+		t.Errorf("accuracy %.3f after a faulty epoch and 5 clean ones", res.Accuracy)
+	}
+	targets := make([]float64, racks[0].Len())
+	racks[0].Targets(targets)
+	w := m.Weights(0)
+	for i := range w {
+		if math.Abs(w[i]-targets[i]) > h.Rig().Tolerance+0.01 {
+			t.Errorf("pot %d reads %.3f, target %.3f: a correction was lost", i, w[i], targets[i])
+		}
+	}
+	for _, want := range []string{"fault: pots1", "recovered: pots1", "power_loss: pots2"} {
+		if !lg.has(want) {
+			t.Errorf("%q not reported: %q", want, lg.lines)
+		}
+	}
+	t.Logf("machine error kept: %v", m.Err())
+	t.Logf("log: %q", lg.lines)
+}
