@@ -3,7 +3,6 @@ package lab
 import (
 	"context"
 	"errors"
-	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -14,7 +13,6 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/retina"
 )
-
 
 // TestIdealMachineIsThePerceptron: with the cards in file order, the ideal Mark I trained by
 // its alpha rule and the fixed-increment perceptron (one-vs-rest) on its A-unit features make
@@ -234,5 +232,4 @@ func TestParallel(t *testing.T) {
 	if _, err := Parallel(ctx, 10, 2, nil, func(_ context.Context, i int) (int, error) { return i, nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
-	_ = math.Pi
 }

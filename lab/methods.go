@@ -321,8 +321,8 @@ func MachineConfig(cfg machine.Config, k int, flaws string) (machine.Config, err
 	return c, nil
 }
 
-// runMachine trains the Mark I on the problem's cards, evaluating a copy of it on the training
-// and test cards after every epoch (so that evaluating does not disturb training).
+// runMachine trains the Mark I on the problem's cards, evaluating it on the training and test
+// cards after every epoch (see Evaluate: evaluating does not disturb training).
 func runMachine(ctx context.Context, p *Problem, m Method, o Options, tick func(int)) (Run, error) {
 	var r Run
 	cfg, err := MachineConfig(*p.Config, len(p.TrainCards.Classes), m.Flaws)
@@ -354,17 +354,17 @@ func runMachine(ctx context.Context, p *Problem, m Method, o Options, tick func(
 		}
 		r.Corrections += st.Corrections
 		pt := Point{Epoch: e, Corrections: st.Corrections}
-		res, err := EvaluateCopy(mach, deck)
+		decks := []*machine.Deck{deck}
+		if testDeck != nil {
+			decks = append(decks, testDeck)
+		}
+		res, err := Evaluate(mach, decks...)
 		if err != nil {
 			return r, err
 		}
-		pt.TrainError = errorOf(res)
+		pt.TrainError = errorOf(res[0])
 		if testDeck != nil {
-			res, err := EvaluateCopy(mach, testDeck)
-			if err != nil {
-				return r, err
-			}
-			te := errorOf(res)
+			te := errorOf(res[1])
 			pt.TestError = &te
 		}
 		r.Curve = append(r.Curve, pt)
@@ -395,14 +395,23 @@ func errorOf(r machine.Result) float64 {
 	return float64(r.Cards-r.Correct) / float64(r.Cards)
 }
 
-// EvaluateCopy evaluates a copy of m on deck, leaving m as it was (an analog machine's cells,
-// noise and drift move on when cards are presented).
-func EvaluateCopy(m *machine.Machine, deck *machine.Deck) (machine.Result, error) {
-	c, err := m.Clone()
-	if err != nil {
-		return machine.Result{}, err
+// Evaluate evaluates m on each deck in turn without disturbing its training. An ideal machine
+// is evaluated itself: presenting cards changes nothing in it but its clock and count of
+// presentations. An analog machine's cells, noise and drift move on with every presentation,
+// so a copy of it is evaluated instead (one copy for all the decks), and m stays as it was.
+func Evaluate(m *machine.Machine, decks ...*machine.Deck) ([]machine.Result, error) {
+	e := m
+	if !m.Config().IsIdeal() {
+		var err error
+		if e, err = m.Clone(); err != nil {
+			return nil, err
+		}
 	}
-	return c.Evaluate(deck), nil
+	out := make([]machine.Result, len(decks))
+	for i, d := range decks {
+		out[i] = e.Evaluate(d)
+	}
+	return out, nil
 }
 
 // ParseMethods reads a comma-separated list of method names.

@@ -63,7 +63,7 @@ func (s Spec) Card(i int) images.Card {
 	case "leftright":
 		img, what = s.leftRight(rng, class)
 	case "connected":
-		img, what = s.rings(rng, class)
+		img, what = s.switches(rng, class)
 	}
 	return images.Card{Image: img, Class: class, Source: fmt.Sprintf("gen:%s,seed=%d#%d: %s", s.Kind, s.Seed, i, what)}
 }
@@ -168,77 +168,55 @@ func (s Spec) leftRight(rng *rand.Rand, class int) (*image.Gray, string) {
 	return render([][]point{squarePath(c, size, 0, 1, false)}), fmt.Sprintf("square %.1fpx at %.1f,%.1f", size, c.x, c.y)
 }
 
-// rect is an axis-aligned rectangle, in pixels.
-type rect struct{ x0, y0, x1, y1 float64 }
+// switchGap is the least gap between strokes that must not touch, in pixels: two retina
+// cells, so that a whole row or column of dark cells lies between them wherever they fall.
+const switchGap = 6
 
-// apart reports whether a and b are separated by at least gap along x or along y.
-func apart(a, b rect, gap float64) bool {
-	return a.x1+gap <= b.x0 || b.x1+gap <= a.x0 || a.y1+gap <= b.y0 || b.y1+gap <= a.y0
-}
-
-// ringGap is the least gap between two rings, in pixels: two retina cells, so that a whole row
-// or column of cells lies dark between them whatever the placement.
-const ringGap = 6
-
-// rings draws one rectangular ring (connected) or two rings apart (disconnected) with the same
-// total perimeter: the perimeter is drawn first, from the same range for both classes, so that
-// the amount of ink and the local look of the strokes (straight runs and corners, no ends) say
-// nothing about the class.
-func (s Spec) rings(rng *rand.Rand, class int) (*image.Gray, string) {
-	minSide := 2*s.Stroke + ringHole
-	for range 100_000 {
-		perimeter := uniform(rng, 140, 180)
-		var sides [][2]float64
-		if class == 0 {
-			if wh, ok := ringSides(rng, float64(perimeter/2), minSide, room); ok {
-				sides = [][2]float64{wh}
-			}
-		} else {
-			p1 := mul(perimeter, uniform(rng, 0.4, 0.6))
-			a, okA := ringSides(rng, float64(p1/2), minSide, room-ringGap-minSide)
-			b, okB := ringSides(rng, float64((perimeter-p1)/2), minSide, room-ringGap-minSide)
-			if okA && okB {
-				sides = [][2]float64{a, b}
-			}
+// switches draws Minsky and Papert's figure for connectedness: four horizontal strokes, rows 1
+// to 4 from the top, joined at each end by a switch. A switch in state 0 joins rows 1-2 and
+// rows 3-4; in state 1 it joins rows 2-3 and, by a longer stroke outside them, rows 1-4. With
+// both switches alike the figure is two closed loops (side by side, or one inside the other);
+// with them different, one loop through all four rows. Connectedness is the exclusive or of
+// two switches that lie far apart: each end alone says nothing, and the ink differs only as
+// the switches do (a connected figure has as much as the mean of the two disconnected kinds).
+// The rows' spacing, the strokes' extent and the figure's place are drawn at random.
+func (s Spec) switches(rng *rand.Rand, class int) (*image.Gray, string) {
+	w := s.Stroke
+	left := rng.IntN(2)
+	right := left
+	if class == 0 {
+		right = 1 - left // different switches: one loop
+	}
+	spacing := uniform(rng, w+switchGap, 14)
+	height := float64(3*spacing) + w
+	top := uniform(rng, margin, cardSize-margin-height)
+	outer := w + switchGap // how far a state-1 switch's outer stroke lies beyond the rows
+	x0 := uniform(rng, margin+outer, 22)
+	x1 := uniform(rng, cardSize-22, cardSize-margin-outer)
+	row := func(i int) float64 { return top + float64(float64(i)*spacing) }
+	var contours [][]point
+	box := func(ax, ay, bx, by float64) {
+		contours = append(contours, rectPath(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by), false))
+	}
+	// The rows, from the left switch's inner column to the right one's.
+	for i := range 4 {
+		box(x0, row(i), x1, row(i)+w)
+	}
+	for end, state := range []int{left, right} {
+		in, out := x0, x0-outer // the inner and outer columns' left edges
+		if end == 1 {
+			in, out = x1-w, x1+switchGap
 		}
-		if sides == nil {
+		if state == 0 {
+			box(in, row(0), in+w, row(1)+w)
+			box(in, row(2), in+w, row(3)+w)
 			continue
 		}
-		var placed []rect
-		for try := 0; try < 50 && len(placed) < len(sides); try++ {
-			wh := sides[len(placed)]
-			x0 := uniform(rng, margin, cardSize-margin-wh[0])
-			y0 := uniform(rng, margin, cardSize-margin-wh[1])
-			r := rect{x0, y0, x0 + wh[0], y0 + wh[1]}
-			if len(placed) == 0 || apart(placed[0], r, ringGap) {
-				placed = append(placed, r)
-			}
-		}
-		if len(placed) < len(sides) {
-			continue
-		}
-		var contours [][]point
-		what := ""
-		for _, r := range placed {
-			contours = append(contours, rectPath(r.x0, r.y0, r.x1, r.y1, false),
-				rectPath(r.x0+s.Stroke, r.y0+s.Stroke, r.x1-s.Stroke, r.y1-s.Stroke, true))
-			what += fmt.Sprintf(" ring %.1fx%.1f at %.1f,%.1f", r.x1-r.x0, r.y1-r.y0, r.x0, r.y0)
-		}
-		return render(contours), fmt.Sprintf("perimeter %.1fpx:%s", perimeter, what)
+		box(in, row(1), in+w, row(2)+w)
+		box(out, row(0), out+w, row(3)+w)
+		// Rows 1 and 4 reach out to the outer stroke.
+		box(min(in, out), row(0), max(in, out)+w, row(0)+w)
+		box(min(in, out), row(3), max(in, out)+w, row(3)+w)
 	}
-	panic("gen: no room for the rings of " + s.String()) // Validate keeps the stroke small enough
-}
-
-// ringHole is the least side of a ring's hole, in pixels: two retina cells, so that a whole
-// cell lies inside it whatever the placement and the ring stays a ring on the retina.
-const ringHole = 6
-
-// ringSides splits a half-perimeter into a width and a height, each within minSide..limit.
-func ringSides(rng *rand.Rand, half, minSide, limit float64) ([2]float64, bool) {
-	lo, hi := max(minSide, half-limit), min(limit, half-minSide)
-	if lo > hi {
-		return [2]float64{}, false
-	}
-	w := uniform(rng, lo, hi)
-	return [2]float64{w, half - w}, true
+	return render(contours), fmt.Sprintf("switches %d,%d; rows %.1fpx apart from y %.1f; x %.1f to %.1f", left, right, spacing, top, x0, x1)
 }

@@ -33,7 +33,8 @@ type Spec struct {
 	Seed uint64
 	// Fill is "outline", "solid" or "both" (each card solid or outlined at random): shapes.
 	Fill string
-	// Stroke is the outline's width in pixels (3 pixels are one retina cell): shapes, rings.
+	// Stroke is the outline's width in pixels (3 pixels are one retina cell): shapes, the
+	// connectedness figure.
 	Stroke float64
 	// Size is the figure's size in pixels: the side of a square (and of a diamond, which is the
 	// square turned 45 degrees), the diameter of a circle, the cap height of a letter. Each card
@@ -99,7 +100,7 @@ var kinds = []Kind{
 	},
 	{
 		Name: "connected", Classes: []string{"connected", "disconnected"},
-		Doc:     "one rectangular ring, or two rings apart (at least 2 cells) with the same total perimeter: connectedness after Minsky and Papert",
+		Doc:     "Minsky and Papert's figure: four strokes joined at each end by a switch; connected (one loop) when the two switches differ, two loops when they agree",
 		Keys:    []string{"stroke"},
 		Default: Spec{N: 200, Seed: 1, Stroke: 4},
 	},
@@ -339,8 +340,8 @@ func (s Spec) Validate() error {
 	if slices.Contains(k.Keys, "stroke") {
 		minStroke, maxStroke := 1.0, 8.0
 		if s.Kind == "connected" {
-			// A ring's stroke must light a whole row of cells on the retina (a cell is three
-			// pixels), and its hole must keep a dark cell (see ringHole).
+			// A stroke must light a whole row of cells on the retina (a cell is three pixels),
+			// and the rows must keep two dark cells between them (see switchGap).
 			minStroke, maxStroke = 3, 5
 		}
 		if s.Kind != "connected" && (s.Fill == "outline" || s.Fill == "both") {

@@ -10,7 +10,10 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
+	draw2 "image/draw"
+	"image/png"
 	"io"
 	"math"
 	"slices"
@@ -30,14 +33,19 @@ type Series struct {
 	X, Y   []float64
 	Points bool // draw the points alone (a scatter plot), not a line
 	Dashed bool // draw the line dashed
-	Style  int  // colour and glyph number; series with the same Style look alike (default: its index)
+	// Style, when not 0, numbers the colour and glyph from 1: series with the same Style look
+	// alike. 0 takes the series' place in the figure.
+	Style int
+	// Reference draws the series as a thin grey dashed line: a level or a mark to read the
+	// others against, not data.
+	Reference bool
 }
 
 // Boundary is the line w[0] x + w[1] y + w[2] = 0 of a two-feature discriminant.
 type Boundary struct {
 	Name  string
 	W     [3]float64
-	Style int
+	Style int // as Series.Style
 }
 
 // Regions colours the plane by the class a classifier answers, on a Cols x Rows grid over
@@ -96,7 +104,7 @@ func (f *Figure) WritePNG(w io.Writer) error {
 		}
 		return writePlot(p, w, width, height)
 	}
-	p, err := f.linePlot()
+	p, legend, err := f.linePlot()
 	if err != nil {
 		return err
 	}
@@ -104,7 +112,36 @@ func (f *Figure) WritePNG(w io.Writer) error {
 	if f.Regions != nil || len(f.Boundaries) > 0 {
 		h = width * 0.8 // decision-boundary plots keep the plane's proportions better
 	}
-	return writePlot(p, w, width, h)
+	return writeWithLegend(p, legend, w, width, h)
+}
+
+// legendEntry is one line of a legend.
+type legendEntry struct {
+	name  string
+	thumb gplot.Thumbnailer
+}
+
+// writeWithLegend draws p with its legend in a column to the right of the plot, so that the
+// legend never hides data.
+func writeWithLegend(p *gplot.Plot, entries []legendEntry, w io.Writer, wd, ht vg.Length) error {
+	if len(entries) == 0 {
+		return writePlot(p, w, wd, ht)
+	}
+	leg := gplot.NewLegend()
+	leg.Top, leg.Left = true, true
+	var textW vg.Length
+	for _, e := range entries {
+		leg.Add(e.name, e.thumb)
+		textW = max(textW, leg.TextStyle.Width(e.name))
+	}
+	legW := textW + leg.ThumbnailWidth + vg.Length(float64(4*leg.Padding)) + vg.Points(12)
+	img := vgimg.NewWith(vgimg.UseWH(wd+legW, ht), vgimg.UseDPI(96))
+	dc := draw.New(img)
+	p.Draw(draw.Crop(dc, 0, -legW, 0, 0))
+	// The legend's column starts level with the top of the plot's data.
+	leg.Draw(draw.Crop(dc, wd+vg.Points(6), 0, 0, -vg.Points(24)))
+	_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
+	return err
 }
 
 func writePlot(p *gplot.Plot, w io.Writer, wd, ht vg.Length) error {
@@ -146,15 +183,17 @@ func xys(s Series, logX, logY bool) plotter.XYs {
 	return out
 }
 
+// style returns the plotutil colour and glyph number of a Style s at place i.
 func style(s, i int) int {
-	if s != 0 {
-		return s
+	if s > 0 {
+		return s - 1
 	}
 	return i
 }
 
-func (f *Figure) linePlot() (*gplot.Plot, error) {
+func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 	p := newPlot(f)
+	var legend []legendEntry
 	// The data's extent, for the boundaries and the regions.
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, s := range f.Series {
@@ -166,7 +205,7 @@ func (f *Figure) linePlot() (*gplot.Plot, error) {
 	if r := f.Regions; r != nil {
 		xmin, xmax, ymin, ymax = r.XMin, r.XMax, r.YMin, r.YMax
 		if len(r.Class) != r.Cols*r.Rows || r.Cols < 1 || r.Rows < 1 {
-			return nil, errors.New("plot: regions: grid size and classes disagree")
+			return nil, nil, errors.New("plot: regions: grid size and classes disagree")
 		}
 		k := slices.Max(r.Class) + 1
 		h := plotter.NewHeatMap(regionGrid{r}, lightPalette(k))
@@ -182,50 +221,59 @@ func (f *Figure) linePlot() (*gplot.Plot, error) {
 		if s.Points {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
-				return nil, fmt.Errorf("plot: %s: %w", s.Name, err)
+				return nil, nil, fmt.Errorf("plot: %s: %w", s.Name, err)
 			}
 			sc.GlyphStyle.Color = plotutil.Color(st)
 			sc.GlyphStyle.Shape = plotutil.Shape(st)
 			sc.GlyphStyle.Radius = vg.Points(3)
 			p.Add(sc)
 			if s.Name != "" {
-				p.Legend.Add(s.Name, sc)
+				legend = append(legend, legendEntry{s.Name, sc})
 			}
 			continue
 		}
 		l, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, fmt.Errorf("plot: %s: %w", s.Name, err)
+			return nil, nil, fmt.Errorf("plot: %s: %w", s.Name, err)
 		}
 		l.LineStyle.Color = plotutil.Color(st)
 		l.LineStyle.Width = vg.Points(1.5)
 		if s.Dashed {
 			l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
+		if s.Reference {
+			l.LineStyle.Color = color.Gray{Y: 110}
+			l.LineStyle.Width = vg.Points(1)
+			l.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+		}
 		p.Add(l)
 		if s.Name != "" {
-			p.Legend.Add(s.Name, l)
+			legend = append(legend, legendEntry{s.Name, l})
 		}
 	}
 	if len(f.Boundaries) > 0 && !math.IsInf(xmin, 0) {
-		// Room around the points, and above them for the legend.
+		// Room around the points.
 		padX, padY := float64((xmax-xmin)*0.08), float64((ymax-ymin)*0.08)
-		xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+float64(padY*float64(2+len(f.Series)+len(f.Boundaries)))
+		xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+padY
 		for i, b := range f.Boundaries {
+			name := b.Name
 			seg, ok := boundarySegment(b.W, xmin, xmax, ymin, ymax)
 			if !ok {
-				continue
+				// Still in the legend, so that a reader looks for it: drawn outside, clipped.
+				name += " (outside the plot)"
+				far := plotter.XY{X: float64(3*xmax) - float64(2*xmin), Y: float64(3*ymax) - float64(2*ymin)}
+				seg = plotter.XYs{far, far}
 			}
 			l, err := plotter.NewLine(seg)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			st := style(b.Style, i)
 			l.LineStyle.Color = plotutil.Color(st)
 			l.LineStyle.Width = vg.Points(2)
 			l.LineStyle.Dashes = plotutil.Dashes(st)
 			p.Add(l)
-			p.Legend.Add(b.Name, l)
+			legend = append(legend, legendEntry{name, l})
 		}
 	}
 	if len(f.Boundaries) > 0 || f.Regions != nil {
@@ -235,7 +283,7 @@ func (f *Figure) linePlot() (*gplot.Plot, error) {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
 	}
 	p.Add(plotter.NewGrid())
-	return p, nil
+	return p, legend, nil
 }
 
 // boundarySegment returns the part of the line w[0] x + w[1] y + w[2] = 0 that crosses the
@@ -309,47 +357,45 @@ func diverging() palette {
 	return p
 }
 
-// heatGrid adapts Grid to plotter.GridXYZ: column c at x = c, row r at y = Rows-1-r (row 0 on
-// top).
-type heatGrid struct{ g *Grid }
-
-func (h heatGrid) Dims() (c, r int)   { return h.g.Cols, h.g.Rows }
-func (h heatGrid) Z(c, r int) float64 { return h.g.Values[(h.g.Rows-1-r)*h.g.Cols+c] }
-func (h heatGrid) X(c int) float64    { return float64(c) }
-func (h heatGrid) Y(r int) float64    { return float64(r) }
+// Heat-map layout, in pixels at 96 dpi.
+const (
+	heatCell   = 14 // side of a cell of a map with 20 columns (wider grids get smaller cells)
+	heatSide   = 20 * heatCell
+	heatGap    = 28 // between maps
+	heatLabel  = 22 // a map's own title above it
+	heatTitle  = 44 // the figure's title
+	heatMargin = 16
+	heatMinW   = 672 // 7 inches: room for the figure's title
+)
 
 // heatMaps draws the grids side by side, up to four to a row, each on its own symmetric scale
-// (blue negative, red positive, white zero; the title gives the largest magnitude).
+// (blue negative, red positive, white zero; each map's title gives its largest magnitude).
+// The cells are square and drawn pixel-exact.
 func (f *Figure) heatMaps(w io.Writer) error {
 	n := len(f.Grids)
 	cols := min(n, 4)
 	rows := (n + cols - 1) / cols
-	tile := 2.2 * vg.Inch // the width of a map; its height adds its title
-	titleH := vg.Length(0)
-	if f.Title != "" {
-		titleH = 0.4 * vg.Inch
-	}
-	// (Every product rounded before it is added: see internal/detmath on fused multiply-adds.)
-	h := vg.Length(float64(vg.Length(rows)*(tile+0.3*vg.Inch))) + titleH
-	img := vgimg.NewWith(vgimg.UseWH(vg.Length(cols)*tile, h), vgimg.UseDPI(96))
-	dc := draw.New(img)
-	if f.Title != "" {
-		title := gplot.New().Title.TextStyle
-		title.Font.Size = vg.Points(14)
-		title.XAlign = draw.XCenter
-		mid := vg.Length(float64((dc.Min.X + dc.Max.X) / 2))
-		dc.FillText(title, vg.Point{X: mid, Y: dc.Max.Y - vg.Length(float64(titleH/2))}, f.Title)
-		dc.Max.Y -= titleH
-	}
-	plots := make([][]*gplot.Plot, rows)
-	for r := range rows {
-		plots[r] = make([]*gplot.Plot, cols)
-	}
 	for i := range f.Grids {
 		g := &f.Grids[i]
-		if len(g.Values) != g.Rows*g.Cols || g.Rows < 1 || g.Cols < 1 {
+		if len(g.Values) != g.Rows*g.Cols || g.Rows < 1 || g.Cols < 1 || g.Rows > 1000 || g.Cols > 1000 {
 			return fmt.Errorf("plot: heat map %q: %d values for %dx%d", g.Title, len(g.Values), g.Rows, g.Cols)
 		}
+	}
+	mapsW := cols*heatSide + (cols-1)*heatGap
+	width := max(mapsW+2*heatMargin, heatMinW)
+	height := heatTitle + rows*(heatLabel+heatSide+heatGap) + heatMargin
+	rgba := image.NewRGBA(image.Rect(0, 0, width, height))
+	draw2.Draw(rgba, rgba.Bounds(), image.White, image.Point{}, draw2.Src)
+	pal := diverging()
+	left0 := (width - mapsW) / 2
+	type label struct {
+		x, y int // the label's centre, in pixels from the top left
+		text string
+		size float64
+	}
+	labels := []label{{width / 2, heatTitle / 2, f.Title, 14}}
+	for i := range f.Grids {
+		g := &f.Grids[i]
 		top := 0.0
 		for _, v := range g.Values {
 			if !math.IsNaN(v) {
@@ -359,29 +405,44 @@ func (f *Figure) heatMaps(w io.Writer) error {
 		if top == 0 {
 			top = 1
 		}
-		p := gplot.New()
-		p.Title.Text = fmt.Sprintf("%s (|max| %.3g)", g.Title, top)
-		p.Title.TextStyle.Font.Size = vg.Points(9)
-		h := plotter.NewHeatMap(heatGrid{g}, diverging())
-		h.Min, h.Max = -top, top
-		p.Add(h)
-		p.HideAxes()
-		p.X.Min, p.X.Max = -0.5, float64(g.Cols)-0.5
-		p.Y.Min, p.Y.Max = -0.5, float64(g.Rows)-0.5
-		plots[i/cols][i%cols] = p
-	}
-	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 3,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := gplot.Align(plots, t, dc)
-	for r := range rows {
-		for c := range cols {
-			if plots[r][c] != nil {
-				plots[r][c].Draw(canvases[r][c])
+		cell := max(1, heatSide/max(g.Rows, g.Cols))
+		x0 := left0 + (i%cols)*(heatSide+heatGap)
+		y0 := heatTitle + (i/cols)*(heatLabel+heatSide+heatGap) + heatLabel
+		labels = append(labels, label{x0 + heatSide/2, y0 - heatLabel/2, fmt.Sprintf("%s (|max| %.3g)", g.Title, top), 9})
+		for r := range g.Rows {
+			for c := range g.Cols {
+				v := g.Values[r*g.Cols+c]
+				col := color.Color(color.RGBA{200, 200, 200, 255})
+				if !math.IsNaN(v) {
+					k := int(math.Round(v/top*50)) + 50
+					col = pal[min(max(k, 0), len(pal)-1)]
+				}
+				draw2.Draw(rgba, image.Rect(x0+c*cell, y0+r*cell, x0+(c+1)*cell, y0+(r+1)*cell), image.NewUniform(col), image.Point{}, draw2.Src)
 			}
 		}
+		// A thin frame around the map.
+		frame := image.NewUniform(color.Gray{Y: 150})
+		w, h := g.Cols*cell, g.Rows*cell
+		for _, rc := range []image.Rectangle{image.Rect(x0-1, y0-1, x0+w+1, y0), image.Rect(x0-1, y0+h, x0+w+1, y0+h+1),
+			image.Rect(x0-1, y0, x0, y0+h), image.Rect(x0+w, y0, x0+w+1, y0+h)} {
+			draw2.Draw(rgba, rc, frame, image.Point{}, draw2.Src)
+		}
 	}
-	_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-	return err
+	// The titles, with gonum's fonts, drawn on a clear canvas laid over the pixels.
+	pt := func(px int) vg.Length { return vg.Length(float64(px) * 0.75) } // 72 points per 96 pixels
+	img := vgimg.NewWith(vgimg.UseWH(pt(width), pt(height)), vgimg.UseDPI(96), vgimg.UseBackgroundColor(color.Transparent))
+	dc := draw.New(img)
+	for _, l := range labels {
+		if l.text == "" {
+			continue
+		}
+		st := gplot.New().Title.TextStyle
+		st.Font.Size = vg.Points(l.size)
+		st.XAlign, st.YAlign = draw.XCenter, draw.YCenter
+		dc.FillText(st, vg.Point{X: pt(l.x), Y: pt(height - l.y)}, l.text)
+	}
+	draw2.Draw(rgba, rgba.Bounds(), img.Image(), image.Point{}, draw2.Over)
+	return png.Encode(w, rgba)
 }
 
 func (f *Figure) barChart() (*gplot.Plot, error) {

@@ -1,0 +1,134 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/learn"
+	"github.com/mark1-perceptron/mark1/lab/plot"
+	"github.com/mark1-perceptron/mark1/lab/report"
+)
+
+// CompareReport makes the report of lab.Compare's runs on p: a table of each method's
+// errors, corrections and time, the learning curves, and, for a problem of two features, each
+// learner's decision boundary (two classes) or regions (more).
+func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report {
+	r := &report.Report{Name: "compare", Title: "Methods compared on " + p.Name}
+	r.Summary = "Each method learns the same training samples; the learners work on the features (the ideal machine's A-unit states for cards), the mark1 methods train the Mark I itself on the cards. Errors are fractions of the samples misclassified; a correction is one update of one discriminant (one R-unit)."
+	r.Condition("training", fmt.Sprintf("%s: %d samples, %d features, %d classes", p.Name, p.Train.Len(), p.Train.Dim(), p.Train.K()))
+	if p.Test != nil {
+		name := "test samples"
+		if p.TestCards != nil {
+			name = p.TestCards.Name
+		}
+		r.Condition("test", fmt.Sprintf("%s: %d samples", name, p.Test.Len()))
+	}
+	if p.Config != nil {
+		r.Condition("machine", fmt.Sprintf("%s wiring, %d A-units, seed %d", p.Config.Wiring, p.Train.Dim(), p.Config.Seed))
+	}
+	order := "shuffled each epoch (learners from --seed, the machine from its own seed)"
+	if o.InOrder {
+		order = "in the data's order every epoch (mark1 and perceptron then make the same corrections)"
+	}
+	r.Condition("epochs", fmt.Sprintf("at most %d, stopping after an epoch without a correction unless --keep-going; samples %s", max(o.Epochs, 1), order))
+	r.Condition("variable increment", fmt.Sprintf("margin b = %g, eta(k) = %g %s", o.Margin, max(o.Eta, 0), o.Schedule))
+	table := &report.Table{Name: "runs", Title: "Results", Columns: []string{"method", "training error", "test error", "corrections", "epochs", "converged", "seconds"}}
+	train := &plot.Figure{Name: "training-error", Title: "Training error after each epoch", XLabel: "epoch", YLabel: "training error",
+		Caption: "closed forms (least squares, Fisher) are levels"}
+	test := &plot.Figure{Name: "test-error", Title: "Test error after each epoch", XLabel: "epoch", YLabel: "test error"}
+	maxEpoch := 1
+	for _, run := range runs {
+		maxEpoch = max(maxEpoch, run.Epochs)
+	}
+	for i, run := range runs {
+		te := "-"
+		if run.TestError != nil {
+			te = pct(*run.TestError)
+		}
+		epochs := fmt.Sprint(run.Epochs)
+		if run.Epochs == 0 {
+			epochs = "closed form"
+		}
+		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, run.Converged, fmt.Sprintf("%.3f", run.Seconds))
+		if run.Epochs == 0 {
+			train.Series = append(train.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{run.TrainError, run.TrainError}, Dashed: true, Style: i + 1})
+			if run.TestError != nil {
+				test.Series = append(test.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{*run.TestError, *run.TestError}, Dashed: true, Style: i + 1})
+			}
+			continue
+		}
+		train.Series = append(train.Series, curveSeries(run.Method, run, false, i+1))
+		if run.TestError != nil {
+			s := curveSeries(run.Method, run, true, i+1)
+			s.Dashed = false
+			test.Series = append(test.Series, s)
+		}
+	}
+	table.Note = "The seconds are wall time on this computer: the one column that changes from run to run."
+	r.Tables = append(r.Tables, table)
+	r.Figures = append(r.Figures, train)
+	if p.Test != nil {
+		r.Figures = append(r.Figures, test)
+	}
+	if p.Train.Dim() == 2 {
+		r.Figures = append(r.Figures, boundaryFigures(p, runs)...)
+	}
+	r.Data = runs
+	return r
+}
+
+// boundaryFigures draws two-feature problems: every learner's boundary on one plot for two
+// classes, or each learner's class regions for more.
+func boundaryFigures(p *lab.Problem, runs []lab.Run) []*plot.Figure {
+	var out []*plot.Figure
+	if p.Train.K() == 2 {
+		f := &plot.Figure{Name: "boundaries", Title: "Decision boundaries", XLabel: "x1", YLabel: "x2", Caption: "the training samples and each learner's line g(x) = 0"}
+		f.Series = classSeries(p.Train)
+		for i, run := range runs {
+			m, ok := run.Classifier.(*learn.Multi)
+			if !ok || len(m.Units) != 1 {
+				continue
+			}
+			w := m.Units[0].W
+			f.Boundaries = append(f.Boundaries, plot.Boundary{Name: run.Method, W: [3]float64{w[0], w[1], w[2]}, Style: i + 3})
+		}
+		return append(out, f)
+	}
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, x := range p.Train.X {
+		xmin, xmax, ymin, ymax = min(xmin, x[0]), max(xmax, x[0]), min(ymin, x[1]), max(ymax, x[1])
+	}
+	padX, padY := float64((xmax-xmin)*0.08), float64((ymax-ymin)*0.08)
+	xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+padY
+	const n = 120
+	for _, run := range runs {
+		if run.Classifier == nil {
+			continue
+		}
+		reg := &plot.Regions{Cols: n, Rows: n, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax}
+		for row := range n {
+			y := ymin + float64((ymax-ymin)*(float64(row)+0.5))/n
+			for col := range n {
+				x := xmin + float64((xmax-xmin)*(float64(col)+0.5))/n
+				reg.Class = append(reg.Class, run.Classifier.Predict([]float64{x, y}))
+			}
+		}
+		f := &plot.Figure{Name: "regions-" + fileName(run.Method), Title: "Class regions: " + run.Method, XLabel: "x1", YLabel: "x2", Regions: reg,
+			Caption: "the plane coloured by the class the learner answers, with the training samples"}
+		f.Series = classSeries(p.Train)
+		out = append(out, f)
+	}
+	return out
+}
+
+// fileName turns a method's name into a file name stem.
+func fileName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,186 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+// TestHistorical runs every historical experiment quickly: each report has its finding beside
+// the record, tables, figures with data, and the same numbers when run again.
+func TestHistorical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, e := range Historical() {
+		s := Settings{Quick: true, Seeds: 1}
+		r, err := e.Run(context.Background(), s)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		t.Logf("%s: %.2f s", e.Name, r.Seconds)
+		if r.Name != e.Name || len(r.Findings) == 0 || len(r.Tables) == 0 || len(r.Figures) == 0 {
+			t.Fatalf("%s: report %q with %d findings, %d tables, %d figures", e.Name, r.Name, len(r.Findings), len(r.Tables), len(r.Figures))
+		}
+		for _, f := range r.Findings {
+			if f.Record == "" || f.Measured == "" || f.Gap == "" || f.Source == "" || math.IsNaN(f.Value) {
+				t.Fatalf("%s: finding %+v", e.Name, f)
+			}
+		}
+		for _, f := range r.Figures {
+			n := len(f.Bars) + len(f.Grids)
+			for _, s := range f.Series {
+				n += len(s.X)
+			}
+			if n == 0 {
+				t.Fatalf("%s: figure %s has no data", e.Name, f.Name)
+			}
+		}
+		var buf bytes.Buffer
+		if err := r.WriteText(&buf); err != nil || !strings.Contains(buf.String(), "record:") {
+			t.Fatalf("%s: text %v", e.Name, err)
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("%s: JSON: %v", e.Name, err)
+		}
+		if e.Name == "squares-circles" || e.Name == "figure4" {
+			again, _ := e.Run(context.Background(), s)
+			a, _ := json.Marshal(withoutTime(r))
+			b, _ := json.Marshal(withoutTime(again))
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s: two runs differ", e.Name)
+			}
+		}
+	}
+}
+
+func withoutTime(r *report.Report) *report.Report {
+	c := *r
+	c.Seconds = 0
+	return &c
+}
+
+// TestFigure4Theory checks the two formulas against values worked by hand.
+func TestFigure4Theory(t *testing.T) {
+	// (10, 0), theta 10, R = 0.5: every connection lit, 2^-10.
+	if got := ActivityBinomial(10, 0, 10, 0.5); math.Abs(got-1.0/1024) > 1e-15 {
+		t.Fatalf("binomial (10,0,10) = %v", got)
+	}
+	// (1, 1), theta 1: the excitatory lit and the inhibitory dark, R(1-R).
+	if got := ActivityBinomial(1, 1, 1, 0.3); math.Abs(got-0.21) > 1e-15 {
+		t.Fatalf("binomial (1,1,1) = %v", got)
+	}
+	// Theta <= -y: always fires.
+	if got := ActivityBinomial(3, 2, -2, 0.4); math.Abs(got-1) > 1e-12 {
+		t.Fatalf("binomial theta -y = %v", got)
+	}
+	// Exact, (1, 1, 1) with k of n lit: k/n * (n-k)/(n-1).
+	if got, want := ActivityExact(1, 1, 1, 400, 100), 100.0/400*300/399; math.Abs(got-want) > 1e-12 {
+		t.Fatalf("exact (1,1,1) = %v, want %v", got, want)
+	}
+	// The exact law tends to the binomial on a large retina.
+	if a, b := ActivityExact(6, 4, 2, 1_000_000, 500_000), ActivityBinomial(6, 4, 2, 0.5); math.Abs(a-b) > 1e-5 {
+		t.Fatalf("exact %v, binomial %v", a, b)
+	}
+}
+
+// TestLessons runs the lab's demonstrations small and checks what a student must see.
+func TestLessons(t *testing.T) {
+	ctx := context.Background()
+	nov, err := Novikoff(ctx, NovikoffConfig{Problems: 20, Points: 40, Dim: 5, Cards: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range nov.Data.([]novikoffRow) {
+		if row.Gamma > 0 && float64(row.Corrections) > row.Bound {
+			t.Fatalf("%s: %d corrections over the bound %v", row.Name, row.Corrections, row.Bound)
+		}
+		if strings.HasPrefix(row.Name, "random") && (row.Gamma <= 0 || !row.Converged) {
+			t.Fatalf("%s: a separable problem without a bound: %+v", row.Name, row)
+		}
+	}
+	ns, err := NonSeparable(ctx, NonSeparableConfig{Epochs: 30, Cards: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := ns.Data.(map[string]any)["runs"].([]nsRun)
+	for i, run := range runs[:2] { // XOR and parity: never converge; the pocket never worsens
+		for e, n := range run.Corrections {
+			if n == 0 {
+				t.Fatalf("case %d: epoch %d without a correction", i, e+1)
+			}
+			if e > 0 && run.Pocket[e] > run.Pocket[e-1] {
+				t.Fatalf("case %d: the pocket's error rose at epoch %d", i, e+1)
+			}
+		}
+		if run.Pocket[len(run.Pocket)-1] > run.LSQ+1e-9 && i == 0 {
+			t.Logf("xor: pocket %v, least squares %v", run.Pocket[len(run.Pocket)-1], run.LSQ)
+		}
+	}
+	out, err := Outliers(ctx, OutliersConfig{Draws: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := out.Data.(map[string]any)["errors_per_draw"].([][][2]float64)
+	lsqWorse, percWorse := 0.0, 0.0
+	for _, d := range errs {
+		lsqWorse += d[0][1] - d[0][0]
+		percWorse += d[3][1] - d[3][0]
+	}
+	if lsqWorse <= 0 || percWorse > lsqWorse {
+		t.Fatalf("outliers: least squares worse by %v, perceptron by %v", lsqWorse, percWorse)
+	}
+}
+
+// TestCardLessons runs the demonstrations on the Mark I itself on small sets.
+func TestCardLessons(t *testing.T) {
+	ctx := context.Background()
+	train, _ := builtin.Load("ef")
+	train.Name = "builtin:ef"
+	cfg := machine.Default()
+	cfg.MarkI.AUnits = 128
+	c := CardsConfig{Train: train, Test: train, Machine: cfg, Epochs: 4, Seeds: 1}
+	fl, err := Flaws(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fl.Tables[0].Rows) != len(machine.Flaws())+2 {
+		t.Fatalf("flaws: %d rows", len(fl.Tables[0].Rows))
+	}
+	// gamma alone acts with nothing: identical to the ideal machine.
+	for _, row := range fl.Tables[0].Rows {
+		if row[0] == "gamma" && !strings.Contains(row[5], "no effect") {
+			t.Fatalf("gamma alone: %q", row)
+		}
+	}
+	fg, err := Forget(ctx, ForgetConfig{CardsConfig: c, Hours: []float64{10, 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := fg.Data.([][]forgetRow)
+	ideal := rows[3]
+	if ideal[0].Drift != 0 || ideal[2].Drift != 0 || ideal[2].TrainError != ideal[0].TrainError {
+		t.Fatalf("the ideal machine drifted: %+v", ideal)
+	}
+	if all := rows[0]; all[2].Drift <= all[1].Drift || all[1].Drift <= 0 {
+		t.Fatalf("drift does not grow with time: %+v", all)
+	}
+	au, err := AUnits(ctx, AUnitsConfig{CardsConfig: c, Counts: []int{64}})
+	if err != nil || len(au.Tables[0].Rows) != 2 {
+		t.Fatalf("aunits: %v", err)
+	}
+	fi, err := Fields(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := fi.Figures[0].Grids; len(g) != 1 || len(g[0].Values) != 400 {
+		t.Fatalf("fields: %d maps", len(g))
+	}
+}

@@ -1,0 +1,265 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/learn"
+	"github.com/mark1-perceptron/mark1/lab/plot"
+	"github.com/mark1-perceptron/mark1/lab/problem"
+	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+// NonSeparableConfig sets up the demonstration of the perceptron on data no hyperplane
+// separates.
+type NonSeparableConfig struct {
+	Epochs   int            // epochs of each learner (default 100)
+	Cards    int            // connectedness cards for training, and as many for testing (default 400)
+	Seed     uint64         // default 1
+	Machine  machine.Config // the A-units for the connectedness cards (default machine.Default())
+	Workers  int
+	Progress func(done, total int)
+}
+
+// nsCase is one problem of the demonstration.
+type nsCase struct {
+	name, what  string
+	train, test *learn.Data
+}
+
+// nsRun is the perceptron and the pocket on one problem.
+type nsRun struct {
+	Corrections []int     `json:"corrections"`        // per epoch
+	Perceptron  []float64 `json:"perceptron_error"`   // training error of the current weights after each epoch
+	Pocket      []float64 `json:"pocket_error"`       // training error of the pocket's weights
+	TestP       []float64 `json:"perceptron_test"`    // test error (connectedness)
+	TestPocket  []float64 `json:"pocket_test"`        //
+	LSQ         float64   `json:"least_squares"`      // training error of least squares
+	LSQTest     float64   `json:"least_squares_test"` //
+	final       [3]learn.Linear
+}
+
+// NonSeparable shows the perceptron on problems no hyperplane separates: XOR, 6-bit parity, and
+// connectedness after Minsky and Papert (their figure of four strokes and two switches, on
+// the retina: raw pixels and through the Mark I's A-units). The perceptron never stops correcting, its training error
+// rising and falling from epoch to epoch, while the pocket algorithm keeps the best weights it
+// has seen, its error never rising.
+func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, error) {
+	start := time.Now()
+	if c.Epochs <= 0 {
+		c.Epochs = 100
+	}
+	if c.Cards <= 0 {
+		c.Cards = 400
+	}
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	if c.Machine.RUnits == 0 {
+		c.Machine = machine.Default()
+	}
+	xorSpec, _ := problem.Parse(fmt.Sprintf("xor,seed=%d", c.Seed))
+	xor, err := xorSpec.Generate()
+	if err != nil {
+		return nil, err
+	}
+	parSpec, _ := problem.Parse("parity,d=6")
+	parity, err := parSpec.Generate()
+	if err != nil {
+		return nil, err
+	}
+	train, err := genSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed))
+	if err != nil {
+		return nil, err
+	}
+	test, err := genSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed+1000))
+	if err != nil {
+		return nil, err
+	}
+	cases := []nsCase{
+		{"xor", "XOR: four clusters of 25 points, " + xorSpec.String(), xor, nil},
+		{"parity", "6-bit parity: all 64 bit vectors", parity, nil},
+	}
+	for _, w := range []string{machine.WiringIdentity, machine.WiringRandom} {
+		cfg := c.Machine
+		cfg.Wiring = w
+		p, err := lab.NewCardProblem(cfg, train, test)
+		if err != nil {
+			return nil, err
+		}
+		name, what := "connected-pixels", "connectedness on the retina's 400 pixels (the identity wiring)"
+		if w == machine.WiringRandom {
+			name, what = "connected-aunits", fmt.Sprintf("connectedness through %d random A-units", p.Train.Dim())
+		}
+		cases = append(cases, nsCase{name, fmt.Sprintf("%s: Minsky and Papert's figure, four strokes joined at each end by a switch, connected when the switches differ; %d cards to train, %d new ones to test (gen:connected)", what, c.Cards, c.Cards), p.Train, p.Test})
+	}
+	prog := newProgress(c.Progress, len(cases))
+	runs, err := lab.Parallel(ctx, len(cases), c.Workers, func(int) { prog.add(1) }, func(ctx context.Context, i int) (nsRun, error) {
+		return nonSeparableRun(ctx, cases[i], c.Epochs, c.Seed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &report.Report{Name: "nonseparable", Title: "When no hyperplane separates: the perceptron cycles, the pocket keeps its best"}
+	r.Summary = "The convergence theorem needs a separating hyperplane. Without one the fixed-increment perceptron never stops: every epoch makes corrections, and its weights wander, so that its training error rises and falls. Gallant's pocket algorithm runs the same perceptron (the same corrections, in the same order) but keeps the weights that have misclassified fewest training samples so far. Least squares is shown for reference. Connectedness is Minsky and Papert's example of a predicate no perceptron of bounded order computes: here whether the figure is connected is the exclusive or of two switches at opposite ends of the card."
+	r.Condition("learners", fmt.Sprintf("fixed-increment perceptron and pocket (with ratchet), shuffled, %d epochs each; least squares by the pseudo-inverse", c.Epochs))
+	for _, cs := range cases {
+		r.Condition(cs.name, cs.what)
+	}
+	table := &report.Table{Name: "nonseparable", Title: "Training error (and test error for connectedness)", Columns: []string{"problem", "samples", "features", "epochs with corrections", "perceptron: last epoch", "perceptron: range over the last half", "pocket: final", "pocket error ever rose", "least squares", "test: perceptron", "test: pocket", "test: least squares"}}
+	for i, cs := range cases {
+		run := runs[i]
+		withCorr := 0
+		for _, n := range run.Corrections {
+			if n > 0 {
+				withCorr++
+			}
+		}
+		half := run.Perceptron[len(run.Perceptron)/2:]
+		lo, hi := half[0], half[0]
+		for _, v := range half {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		rose := "no"
+		for e := 1; e < len(run.Pocket); e++ {
+			if run.Pocket[e] > run.Pocket[e-1] {
+				rose = "yes"
+			}
+		}
+		tp, tpk, tl := "-", "-", "-"
+		if cs.test != nil {
+			tp, tpk, tl = pct(run.TestP[len(run.TestP)-1]), pct(run.TestPocket[len(run.TestPocket)-1]), pct(run.LSQTest)
+		}
+		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
+		if withCorr < len(run.Corrections) {
+			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %d epochs.", cs.name, cs.train.Len(), cs.train.Dim(), withCorr)
+		}
+		if cs.test != nil {
+			te := run.TestP[len(run.TestP)-1]
+			note += fmt.Sprintf(" On %d new cards it errs on %s (the pocket %s, least squares %s; guessing errs on 50%%): ", cs.test.Len(), pct(te), pct(run.TestPocket[len(run.TestPocket)-1]), pct(run.LSQTest))
+			if te >= 0.4 {
+				note += "hardly better than guessing; what it learned is not connectedness."
+			} else {
+				note += "better than guessing, far worse than on the cards it was trained on. The Mark I's random A-units are not limited in diameter: a unit's plugs may fall near both switches, which Minsky and Papert's local units cannot; with more A-units (--a-units 4096) it does better."
+			}
+		}
+		r.Notes = append(r.Notes, note)
+		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), pct(run.Perceptron[len(run.Perceptron)-1]),
+			pct(lo)+" to "+pct(hi), pct(run.Pocket[len(run.Pocket)-1]), rose, pct(run.LSQ), tp, tpk, tl)
+		fig := &plot.Figure{Name: cs.name, Title: "Training error, " + cs.name, XLabel: "epoch", YLabel: "error", YMin: 0, YMax: 0.6,
+			Caption: "the perceptron's current weights (solid) against the pocket's (dashed); least squares as a level"}
+		var xs []float64
+		for e := range run.Perceptron {
+			xs = append(xs, float64(e+1))
+		}
+		fig.Series = append(fig.Series,
+			plot.Series{Name: "perceptron", X: xs, Y: run.Perceptron, Style: 1},
+			plot.Series{Name: "pocket", X: xs, Y: run.Pocket, Dashed: true, Style: 2},
+			plot.Series{Name: "least squares", X: []float64{1, float64(len(xs))}, Y: []float64{run.LSQ, run.LSQ}, Reference: true})
+		if cs.test != nil {
+			fig.Title = "Training and test error, " + cs.name
+			fig.Caption = "training error (solid) and error on new cards (dashed): the perceptron may come to separate the training cards and still not know connectedness"
+			fig.Series = append(fig.Series,
+				plot.Series{Name: "perceptron, new cards", X: xs, Y: run.TestP, Style: 1, Dashed: true},
+				plot.Series{Name: "pocket, new cards", X: xs, Y: run.TestPocket, Style: 2, Dashed: true})
+			fig.Series[1].Dashed = false
+			fig.YMax = 0.7
+		}
+		r.Figures = append(r.Figures, fig)
+	}
+	table.Note = "An epoch with corrections means the perceptron has not converged. The pocket's error never rises, by construction (the ratchet). For connectedness the test columns show whether what was learned carries over to new cards."
+	r.Tables = append(r.Tables, table)
+	// The XOR plane with the three boundaries.
+	x := runs[0]
+	fig := &plot.Figure{Name: "xor-boundaries", Title: "XOR: the final boundaries", XLabel: "x1", YLabel: "x2",
+		Caption: "no line separates the two classes; the pocket's line misclassifies fewest of the training points"}
+	fig.Series = append(fig.Series, classSeries(xor)...)
+	for i, name := range []string{"perceptron (last weights)", "pocket", "least squares"} {
+		w := x.final[i].W
+		fig.Boundaries = append(fig.Boundaries, plot.Boundary{Name: name, W: [3]float64{w[0], w[1], w[2]}, Style: i + 3})
+	}
+	r.Figures = append(r.Figures, fig)
+	r.Data = map[string]any{"cases": nsNames(cases), "runs": runs}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+func nsNames(cs []nsCase) []string {
+	var n []string
+	for _, c := range cs {
+		n = append(n, c.name)
+	}
+	return n
+}
+
+// classSeries returns one scatter series per class of two-feature data.
+func classSeries(d *learn.Data) []plot.Series {
+	out := make([]plot.Series, d.K())
+	for c := range out {
+		out[c] = plot.Series{Name: "class " + d.Classes[c], Points: true, Style: c + 1}
+	}
+	for i, x := range d.X {
+		out[d.Y[i]].X = append(out[d.Y[i]].X, x[0])
+		out[d.Y[i]].Y = append(out[d.Y[i]].Y, x[1])
+	}
+	return out
+}
+
+// labels returns the +1/-1 labels of two-class data (class 1 is +1).
+func labels(d *learn.Data) []int {
+	y := make([]int, d.Len())
+	for i, c := range d.Y {
+		y[i] = 2*c - 1
+	}
+	return y
+}
+
+// binaryError is the error rate of one discriminant on two-class data.
+func binaryError(l learn.Linear, d *learn.Data) float64 {
+	if d == nil || d.Len() == 0 {
+		return 0
+	}
+	wrong := 0
+	for i, x := range d.X {
+		if (l.Score(x) > 0) != (d.Y[i] == 1) {
+			wrong++
+		}
+	}
+	return float64(wrong) / float64(d.Len())
+}
+
+func nonSeparableRun(ctx context.Context, cs nsCase, epochs int, seed uint64) (nsRun, error) {
+	y := labels(cs.train)
+	perc, err := learn.NewPerceptron(cs.train.X, y, learn.Rule{Seed: seed})
+	if err != nil {
+		return nsRun{}, err
+	}
+	pocket, err := learn.NewPerceptron(cs.train.X, y, learn.Rule{Seed: seed, Pocket: true})
+	if err != nil {
+		return nsRun{}, err
+	}
+	var run nsRun
+	for range epochs {
+		if err := ctx.Err(); err != nil {
+			return run, err
+		}
+		run.Corrections = append(run.Corrections, perc.Epoch())
+		pocket.Epoch()
+		run.Perceptron = append(run.Perceptron, binaryError(perc.Weights(), cs.train))
+		run.Pocket = append(run.Pocket, binaryError(pocket.Best(), cs.train))
+		if cs.test != nil {
+			run.TestP = append(run.TestP, binaryError(perc.Weights(), cs.test))
+			run.TestPocket = append(run.TestPocket, binaryError(pocket.Best(), cs.test))
+		}
+	}
+	ls, err := learn.LeastSquaresBinary(cs.train.X, y)
+	if err != nil {
+		return run, err
+	}
+	run.LSQ, run.LSQTest = binaryError(ls, cs.train), binaryError(ls, cs.test)
+	run.final = [3]learn.Linear{perc.Weights(), pocket.Best(), ls}
+	return run, nil
+}
