@@ -1,0 +1,581 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/experiment"
+	"github.com/mark1-perceptron/mark1/lab/learn"
+	"github.com/mark1-perceptron/mark1/lab/problem"
+	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+func init() {
+	commands = append(commands, command{"lab", "[DEMO [flags]]", "the lecture notes' methods on the Mark I's features, and what its analog parts do", cmdLab})
+}
+
+// contextT is the context every lab run takes.
+type contextT = context.Context
+
+// labDemo is one "mark1 lab" subcommand.
+type labDemo struct {
+	name, args, help string
+	run              func(name string, args []string, stdout, stderr io.Writer) error
+}
+
+func labDemos() []labDemo {
+	return []labDemo{
+		{"compare", "--data SPEC [--test SPEC] [--methods LIST]", "run learners and the Mark I on the same features; errors, corrections, time, curves", labCompare},
+		{"novikoff", "[--problems N --dim D --points N --margin G]", "the convergence theorem: corrections against the bound R^2/gamma^2", labNovikoff},
+		{"nonseparable", "[--epochs N --cards N]", "XOR, parity, connectedness: the perceptron cycles, the pocket keeps its best", labNonSeparable},
+		{"outliers", "[--draws N --outliers N]", "least squares fails on outliers; the perceptron and Fisher do not", labOutliers},
+		{"flaws", "[--data SPEC --test SPEC --epochs N]", "the Mark I ideal, with each analog flaw alone, with all", labFlaws},
+		{"forget", "[--data SPEC --test SPEC --hours LIST]", "a trained machine left idle for machine-hours forgets", labForget},
+		{"aunits", "[--data SPEC --test SPEC --counts LIST]", "why random A-units help: pixels against 512 and 4,096 A-units", labAUnits},
+		{"fields", "[--data SPEC]", "what each R-unit has learned, carried back onto the retina", labFields},
+	}
+}
+
+func cmdLab(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "list" || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stdout, "usage: mark1 lab DEMO [flags] [--json] [--out DIR]\n\ndemos (\"mark1 lab DEMO -h\" for the flags):")
+		for _, d := range labDemos() {
+			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.name, d.args, "", d.help)
+		}
+		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list), idx:IMAGES,LABELS,\na folder of class folders, or for compare problem:NAME[,key=value...] (xor, parity, separable, outliers, blobs).")
+		return nil
+	}
+	for _, d := range labDemos() {
+		if d.name == args[0] {
+			return d.run(d.name, args[1:], stdout, stderr)
+		}
+	}
+	var names []string
+	for _, d := range labDemos() {
+		names = append(names, d.name)
+	}
+	return usageErr(fmt.Sprintf("unknown demo %q (have %s)", args[0], strings.Join(names, ", ")))
+}
+
+// outFlags are the output flags of every lab and experiment run.
+type outFlags struct {
+	json    bool
+	out     string
+	workers int
+}
+
+func (o *outFlags) register(fs *flagSet) {
+	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
+	fs.StringVar(&o.out, "out", "", "write everything the run makes into this folder: index.html, report.json, CSV tables, PNG figures and their data")
+	fs.IntVar(&o.workers, "workers", 0, "runs at once (0: one per core); the numbers do not depend on it")
+}
+
+// check refuses, before any work, an --out that cannot be a folder to write in.
+func (o *outFlags) check() error {
+	if o.workers < 0 || o.workers > 1024 {
+		return usageErr(fmt.Sprintf("--workers %d: want 0..1024", o.workers))
+	}
+	if o.out == "" {
+		return nil
+	}
+	fi, err := os.Stat(o.out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		parent := filepath.Dir(filepath.Clean(o.out))
+		if pi, err := os.Stat(parent); err != nil || !pi.IsDir() {
+			return usageErr(fmt.Sprintf("--out %s: its folder %s does not exist", o.out, parent))
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("--out: %w", err)
+	case !fi.IsDir():
+		return usageErr(fmt.Sprintf("--out %s: not a folder", o.out))
+	}
+	if err := atomicfile.Check(filepath.Join(o.out, "index.html")); err != nil {
+		return fmt.Errorf("--out %w", err)
+	}
+	return nil
+}
+
+// signalContext returns a context that ends when the watch sees a stop signal.
+func signalContext(w *signalWatch) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if w.signal() != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, cancel
+}
+
+// labBar is a progress bar on a terminal (created at the first report of progress), or
+// nothing. Its update may be called from several goroutines.
+type labBar struct {
+	mu   sync.Mutex
+	f    *os.File
+	desc string
+	bar  *progressbar.ProgressBar
+}
+
+func newLabBar(stderr io.Writer, quiet bool, desc string) *labBar {
+	f, ok := stderr.(*os.File)
+	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return &labBar{}
+	}
+	return &labBar{f: f, desc: desc}
+}
+
+func (b *labBar) update(done, total int) {
+	if b.f == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar == nil {
+		b.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(b.f), progressbar.OptionSetDescription(b.desc),
+			progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(), progressbar.OptionSetPredictTime(true))
+	}
+	b.bar.Set(done)
+}
+
+func (b *labBar) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar != nil {
+		b.bar.Finish()
+		b.bar.Clear()
+	}
+}
+
+// runReport runs a lab or experiment run with a progress bar, stopping cleanly on Ctrl-C (no
+// output then), and prints its report (text or JSON), writing its files with --out.
+func runReport(of *outFlags, name string, stdout, stderr io.Writer, cmdline string, run func(ctx contextT, progress func(int, int)) (*report.Report, error)) error {
+	stop := watchSignals()
+	ctx, cancel := signalContext(stop)
+	defer cancel()
+	bar := newLabBar(stderr, of.json, name)
+	rep, err := run(ctx, bar.update)
+	bar.finish()
+	if sig := stop.signal(); sig != nil {
+		stop.release()
+		return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s; nothing written", sig)}
+	}
+	if err != nil {
+		stop.release()
+		return err
+	}
+	rep.Command = cmdline
+	if of.out != "" {
+		err := rep.WriteDir(of.out)
+		if sig := stop.signal(); sig != nil {
+			stop.release()
+			return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s while writing %s; every file written there is whole", sig, of.out)}
+		}
+		if err != nil {
+			stop.release()
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	stop.release()
+	if of.json {
+		return writeJSON(stdout, rep)
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return err
+	}
+	if of.out != "" {
+		fmt.Fprintf(stdout, "\nwrote %s (open %s)\n", of.out, filepath.Join(of.out, "index.html"))
+	}
+	return nil
+}
+
+// cardArgs are the flags of the demos that train the Mark I on cards.
+type cardArgs struct {
+	fs         *flagSet
+	mf         machineFlags
+	df         dataFlags
+	of         outFlags
+	data, test string
+	epochs     int
+	seeds      int
+}
+
+func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs int) *cardArgs {
+	c := &cardArgs{fs: newFlags("lab "+name, args, stdout)}
+	c.mf.register(c.fs)
+	c.df.register(c.fs)
+	c.of.register(c.fs)
+	c.fs.StringVar(&c.data, "data", data, "cards to train on: builtin:NAME, gen:KIND[,key=value...], idx:IMAGES,LABELS or a folder")
+	c.fs.StringVar(&c.test, "test", test, "cards to test on (same forms; \"none\" for none)")
+	c.fs.IntVar(&c.epochs, "epochs", epochs, "most epochs of training")
+	c.fs.IntVar(&c.seeds, "seeds", 3, "machines per condition, seeds SEED, SEED+1, ... (flaws, aunits); figures are medians")
+	return c
+}
+
+// load parses the command line and loads the cards and the machine configuration.
+func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Config, err error) {
+	if err = c.fs.parse(args); err != nil {
+		return
+	}
+	if c.fs.NArg() > 0 {
+		err = usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
+		return
+	}
+	if err = c.of.check(); err != nil {
+		return
+	}
+	if c.epochs < 1 || c.epochs > 100000 {
+		err = usageErr(fmt.Sprintf("--epochs %d: want 1..100000", c.epochs))
+		return
+	}
+	if c.seeds < 1 || c.seeds > 1000 {
+		err = usageErr(fmt.Sprintf("--seeds %d: want 1..1000", c.seeds))
+		return
+	}
+	for _, f := range []string{"r-units", "coding"} {
+		if c.fs.given(f) {
+			err = usageErr(fmt.Sprintf("--%s: the lab gives the Mark I one R-unit for two classes and one per class for more", f))
+			return
+		}
+	}
+	if cfg, err = c.mf.buildConfig(); err != nil {
+		return
+	}
+	loader, lerr := c.df.loader()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	if train, err = loadCards(c.data, loader); err != nil {
+		err = budgetHint(err)
+		return
+	}
+	if c.test != "" && c.test != "none" {
+		if test, err = loadCards(c.test, loader); err != nil {
+			err = budgetHint(err)
+			return
+		}
+	}
+	return
+}
+
+// cards returns the demonstrations' CardsConfig.
+func (c *cardArgs) cards(train, test *images.Set, cfg machine.Config, progress func(int, int)) experiment.CardsConfig {
+	return experiment.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Workers: c.of.workers, Progress: progress}
+}
+
+func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--seeds N] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 20)
+	train, test, cfg, err := c.load(args)
+	if err != nil {
+		return err
+	}
+	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.Flaws(ctx, c.cards(train, test, cfg, p))
+	})
+}
+
+func labForget(name string, args []string, stdout, stderr io.Writer) error {
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--hours LIST] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 100)
+	hours := c.fs.String("hours", "1,10,100,1000,10000", "machine-hours of idling to test, comma-separated")
+	train, test, cfg, err := c.load(args)
+	if err != nil {
+		return err
+	}
+	hs, err := parseFloats(*hours, "--hours")
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if h < 0 || float64(h*3600) > machine.MaxIdle {
+			return usageErr(fmt.Sprintf("--hours %v: want 0 to %.0f", h, machine.MaxIdle/3600))
+		}
+	}
+	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.Forget(ctx, experiment.ForgetConfig{CardsConfig: c.cards(train, test, cfg, p), Hours: hs})
+	})
+}
+
+func labAUnits(name string, args []string, stdout, stderr io.Writer) error {
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--counts LIST] [--seeds N] [machine flags]", stdout, "gen:squares-circles,n=1000", "gen:squares-circles,n=1000,seed=2", 30)
+	counts := c.fs.String("counts", "512,4096", "numbers of random A-units to set against the pixels, comma-separated")
+	train, test, cfg, err := c.load(args)
+	if err != nil {
+		return err
+	}
+	if c.fs.given("wiring") || c.fs.given("a-units") {
+		return usageErr("--wiring and --a-units: this demo sets the wiring itself (pixels, then --counts A-units)")
+	}
+	fs, err := parseFloats(*counts, "--counts")
+	if err != nil {
+		return err
+	}
+	var ns []int
+	for _, f := range fs {
+		if f != float64(int(f)) || f < 1 || f > 65536 {
+			return usageErr(fmt.Sprintf("--counts %v: want whole numbers of A-units, 1..65536", f))
+		}
+		ns = append(ns, int(f))
+	}
+	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.AUnits(ctx, experiment.AUnitsConfig{CardsConfig: c.cards(train, test, cfg, p), Counts: ns})
+	})
+}
+
+func labFields(name string, args []string, stdout, stderr io.Writer) error {
+	c := newCardArgs(name, "[--data SPEC] [--epochs N] [machine flags]", stdout, "builtin:leftright", "none", 100)
+	train, test, cfg, err := c.load(args)
+	if err != nil {
+		return err
+	}
+	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.Fields(ctx, c.cards(train, test, cfg, p))
+	})
+}
+
+// parseFloats reads a comma-separated list of numbers for a flag.
+func parseFloats(s, flag string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v != v {
+			return nil, usageErr(fmt.Sprintf("%s %q: want numbers separated by commas", flag, s))
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, usageErr(fmt.Sprintf("%s: want at least one number", flag))
+	}
+	return out, nil
+}
+
+func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("lab "+name, "[--problems N] [--dim D] [--points N] [--margin G] [--seed N] [--no-cards]", stdout)
+	var of outFlags
+	of.register(fs)
+	var mf machineFlags
+	mf.register(fs)
+	problems := fs.Int("problems", 200, "random separable problems")
+	dim := fs.Int("dim", 10, "features of each problem")
+	points := fs.Int("points", 100, "samples of each problem")
+	margin := fs.Float64("margin", 0.05, "least distance of a sample from the planted hyperplane, 0 < G < 0.5")
+	noCards := fs.Bool("no-cards", false, "leave out the Mark I's own problems (the built-in two-class sets through its A-units)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *problems < 1 || *problems > 100000:
+		return usageErr(fmt.Sprintf("--problems %d: want 1..100000", *problems))
+	case *dim < 1 || *dim > 1000:
+		return usageErr(fmt.Sprintf("--dim %d: want 1..1000", *dim))
+	case *points < 2 || *points > 100000:
+		return usageErr(fmt.Sprintf("--points %d: want 2..100000", *points))
+	case !(*margin > 0 && *margin < 0.5):
+		return usageErr(fmt.Sprintf("--margin %v: want 0 < G < 0.5", *margin))
+	}
+	if err := of.check(); err != nil {
+		return err
+	}
+	cfg, err := mf.buildConfig()
+	if err != nil {
+		return err
+	}
+	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.Novikoff(ctx, experiment.NovikoffConfig{Problems: *problems, Dim: *dim, Points: *points, Margin: *margin, Seed: cfg.Seed,
+			Cards: !*noCards, Machine: cfg, Workers: of.workers, Progress: p})
+	})
+}
+
+func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("lab "+name, "[--epochs N] [--cards N] [--seed N] [machine flags]", stdout)
+	var of outFlags
+	of.register(fs)
+	var mf machineFlags
+	mf.register(fs)
+	epochs := fs.Int("epochs", 100, "epochs of the perceptron and the pocket")
+	cards := fs.Int("cards", 400, "connectedness cards to train on, and as many new ones to test on")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *epochs < 2 || *epochs > 100000:
+		return usageErr(fmt.Sprintf("--epochs %d: want 2..100000", *epochs))
+	case *cards < 2 || *cards > 100000:
+		return usageErr(fmt.Sprintf("--cards %d: want 2..100000", *cards))
+	}
+	if err := of.check(); err != nil {
+		return err
+	}
+	cfg, err := mf.buildConfig()
+	if err != nil {
+		return err
+	}
+	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.NonSeparable(ctx, experiment.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Workers: of.workers, Progress: p})
+	})
+}
+
+func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("lab "+name, "[--draws N] [--outliers N] [--seed N]", stdout)
+	var of outFlags
+	of.register(fs)
+	draws := fs.Int("draws", 20, "random draws of the data")
+	outliers := fs.Int("outliers", 10, "outlying samples added")
+	seed := fs.Uint64("seed", 1, "first seed")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *draws < 1 || *draws > 10000:
+		return usageErr(fmt.Sprintf("--draws %d: want 1..10000", *draws))
+	case *outliers < 1 || *outliers > 10000:
+		return usageErr(fmt.Sprintf("--outliers %d: want 1..10000", *outliers))
+	case *seed == 0:
+		return usageErr("--seed 0: seeds start at 1")
+	}
+	if err := of.check(); err != nil {
+		return err
+	}
+	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
+		return experiment.Outliers(ctx, experiment.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Workers: of.workers, Progress: p})
+	})
+}
+
+// loadProblem reads a problem:NAME spec for compare.
+func loadProblem(spec, flag string) (*learn.Data, error) {
+	s, err := problem.Parse(strings.TrimPrefix(spec, "problem:"))
+	if err != nil {
+		return nil, usageErr(fmt.Sprintf("%s %q: %s", flag, spec, strings.TrimPrefix(err.Error(), "problem: ")))
+	}
+	return s.Generate()
+}
+
+func labCompare(name string, args []string, stdout, stderr io.Writer) error {
+	c := newCardArgs(name, "--data SPEC [--test SPEC] [--methods LIST] [--epochs N] [machine flags]", stdout, "", "", 50)
+	methods := c.fs.String("methods", "", "methods, comma-separated: "+strings.Join(lab.MethodNames()[:9], ", ")+", mark1+FLAW; a learner may end in /ovr, /ovo or /kdisc (default: every learner, and mark1 and mark1-analog for cards)")
+	keepGoing := c.fs.Bool("keep-going", false, "train every epoch even after one without a correction")
+	inOrder := c.fs.Bool("in-order", false, "present the samples in the data's order every epoch (then mark1 and perceptron make the same corrections)")
+	margin := c.fs.Float64("margin", 1, "the variable-increment rule's margin b")
+	eta := c.fs.Float64("eta", 1, "the perceptron rules' first increment eta(1)")
+	schedule := c.fs.String("schedule", "1/k", "the variable-increment rule's eta(k): const, 1/k or 1/sqrt(k)")
+	// Problems of features are not cards: parse first, then load what the specs name.
+	if err := c.fs.parse(args); err != nil {
+		return err
+	}
+	if c.fs.NArg() > 0 {
+		return usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
+	}
+	if c.data == "" {
+		return usageErr("--data is required (builtin:NAME, gen:KIND,..., idx:..., a folder, or problem:NAME)")
+	}
+	sched, err := learn.ParseSchedule(*schedule)
+	if err != nil {
+		return usageErr("--schedule: " + strings.TrimPrefix(err.Error(), "learn: "))
+	}
+	if !(*margin >= 0) || !(*eta > 0) || *margin > 1e12 || *eta > 1e12 {
+		return usageErr(fmt.Sprintf("--margin %v, --eta %v: want margin >= 0 and eta > 0", *margin, *eta))
+	}
+	var p *lab.Problem
+	if strings.HasPrefix(c.data, "problem:") {
+		if c.test != "" && !strings.HasPrefix(c.test, "problem:") {
+			return usageErr("--test: a problem of features is tested on a problem (problem:NAME,seed=...)")
+		}
+		if err := c.of.check(); err != nil {
+			return err
+		}
+		if c.epochs < 1 || c.epochs > 100000 {
+			return usageErr(fmt.Sprintf("--epochs %d: want 1..100000", c.epochs))
+		}
+		train, err := loadProblem(c.data, "--data")
+		if err != nil {
+			return err
+		}
+		p = &lab.Problem{Name: c.data, Train: train}
+		if c.test != "" {
+			if p.Test, err = loadProblem(c.test, "--test"); err != nil {
+				return err
+			}
+			if p.Test.Dim() != train.Dim() || p.Test.K() != train.K() {
+				return usageErr(fmt.Sprintf("--test %s: %d features and %d classes, the training problem has %d and %d", c.test, p.Test.Dim(), p.Test.K(), train.Dim(), train.K()))
+			}
+		}
+	} else {
+		train, test, cfg, err := c.load(args)
+		if err != nil {
+			return err
+		}
+		if p, err = lab.NewCardProblem(cfg, train, test); err != nil {
+			return err
+		}
+	}
+	list := *methods
+	if list == "" {
+		list = "perceptron,batch,variable,pocket,lsq,fisher"
+		if p.Config != nil {
+			list += ",mark1,mark1-analog"
+		}
+	}
+	ms, err := lab.ParseMethods(list)
+	if err != nil {
+		return usageErr("--methods: " + strings.TrimPrefix(err.Error(), "lab: "))
+	}
+	for _, m := range ms {
+		if m.Rule == "mark1" && p.Config == nil {
+			return usageErr(fmt.Sprintf("--methods %s: the Mark I learns cards, not a problem of features", m.Name))
+		}
+	}
+	o := lab.Options{Epochs: c.epochs, KeepGoing: *keepGoing, Seed: machineSeed(p), InOrder: *inOrder, Eta: *eta, Margin: *margin, Schedule: sched, Workers: c.of.workers}
+	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, progress func(int, int)) (*report.Report, error) {
+		o.Progress = progress
+		runs, err := lab.Compare(ctx, p, ms, o)
+		if err != nil {
+			return nil, err
+		}
+		rep := experiment.CompareReport(p, runs, o)
+		return rep, nil
+	})
+}
+
+// machineSeed is the seed the learners shuffle with: the machine's, or 1 for problems.
+func machineSeed(p *lab.Problem) uint64 {
+	if p.Config != nil {
+		return p.Config.Seed
+	}
+	return 1
+}
