@@ -1,0 +1,317 @@
+package hwapi
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+// Sink receives a mirror's frames: a Client, or a bridge's rig in-process.
+type Sink interface {
+	Frame(ctx context.Context, f Frame) (FrameReply, error)
+	Heartbeat(ctx context.Context) error
+}
+
+// MirrorStats describes what a mirror sent.
+type MirrorStats struct {
+	Frames  uint64 `json:"frames"`
+	Weights uint64 `json:"weights"` // weights sent
+	Errors  uint64 `json:"errors"`  // frames that failed
+	// Latency from a weight's change in the machine to the bridge's answer that it was
+	// written, in update periods: the most and the mean over frames (the oldest change of
+	// each frame).
+	MaxLatency  float64 `json:"max_latency_periods"`
+	MeanLatency float64 `json:"mean_latency_periods"`
+	LastError   string  `json:"last_error,omitempty"`
+}
+
+type slot struct {
+	i    int // pot index in the rack (the bias: AUnits)
+	slot int
+}
+
+// Mirror shows a machine's weights on a rig: as a machine.Observer it keeps the latest value of
+// each weight the rig shows, and Run sends the changed ones, at most once per update period
+// (a servo cannot take 250,000 moves a second: it gets the latest position), within one
+// period of the change. Knobs show the pots' wiper positions, where the machine's racks have
+// them (the simulated racks), else their readings.
+type Mirror struct {
+	m      *machine.Machine
+	period time.Duration
+	keys   []Weight // per slot: r, a
+	byRack [][]slot
+
+	mu      sync.Mutex
+	val     []float64
+	dirty   []bool
+	ndirty  int
+	since   time.Time // the oldest unsent change
+	lastTx  time.Time
+	stats   MirrorStats
+	latSum  float64
+	wake    chan struct{}
+	scratch []float64
+	now     func() time.Time
+}
+
+// NewMirror returns a mirror of m's weights on the pots of a rig (from its Info) at its
+// update period. Pots for weights m does not have are left out (Unshown lists them).
+func NewMirror(m *machine.Machine, pots []PotInfo, period time.Duration) *Mirror {
+	mi := &Mirror{m: m, period: period, byRack: make([][]slot, m.RUnits()), wake: make(chan struct{}, 1), now: time.Now,
+		scratch: make([]float64, m.AUnits()+1)}
+	for _, p := range pots {
+		if p.R >= m.RUnits() || p.A >= m.AUnits() || p.A < -1 {
+			continue
+		}
+		i := p.A
+		if i == -1 {
+			i = m.AUnits()
+		}
+		mi.byRack[p.R] = append(mi.byRack[p.R], slot{i, len(mi.keys)})
+		mi.keys = append(mi.keys, Weight{R: p.R, A: p.A})
+	}
+	mi.val = make([]float64, len(mi.keys))
+	mi.dirty = make([]bool, len(mi.keys))
+	return mi
+}
+
+// Shown returns how many of the rig's pots show a weight of the machine.
+func (mi *Mirror) Shown() int { return len(mi.keys) }
+
+type poser interface{ Pos(int) float64 }
+
+// read updates the slots of rack r (called with the lock held, on the driving goroutine).
+func (mi *Mirror) read(r int, now time.Time) {
+	slots := mi.byRack[r]
+	if len(slots) == 0 {
+		return
+	}
+	rack := mi.m.Rack(r)
+	ps, isPoser := rack.(poser)
+	if !isPoser {
+		if err := rack.Readings(mi.scratch); err != nil {
+			return
+		}
+	}
+	for _, s := range slots {
+		var v float64
+		if isPoser {
+			v = ps.Pos(s.i)
+		} else {
+			v = mi.scratch[s.i]
+		}
+		if v != mi.val[s.slot] {
+			mi.val[s.slot] = v
+			if !mi.dirty[s.slot] {
+				mi.dirty[s.slot] = true
+				if mi.ndirty == 0 {
+					mi.since = now
+				}
+				mi.ndirty++
+			}
+		}
+	}
+}
+
+func (mi *Mirror) poke() {
+	select {
+	case mi.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Presented implements machine.Observer: the racks the presentation corrected are read.
+func (mi *Mirror) Presented(e *machine.Event) {
+	if len(e.Moves) == 0 {
+		return
+	}
+	mi.mu.Lock()
+	now := mi.now()
+	for _, mv := range e.Moves {
+		mi.read(mv.R, now)
+	}
+	n := mi.ndirty
+	mi.mu.Unlock()
+	if n > 0 {
+		mi.poke()
+	}
+}
+
+// Sync reads every shown weight (at the start, and after time passed with no presentation:
+// drift). Call it on the goroutine that drives the machine.
+func (mi *Mirror) Sync() {
+	mi.mu.Lock()
+	now := mi.now()
+	for r := range mi.byRack {
+		mi.read(r, now)
+	}
+	// The first Sync sends every weight, so the rig starts from the machine.
+	if mi.lastTx.IsZero() {
+		for s := range mi.dirty {
+			if !mi.dirty[s] {
+				mi.dirty[s] = true
+				mi.ndirty++
+			}
+		}
+		mi.since = now
+	}
+	mi.mu.Unlock()
+	mi.poke()
+}
+
+// Resend marks every weight to be sent again (the bridge restarted: its Boot changed).
+func (mi *Mirror) Resend() {
+	mi.mu.Lock()
+	for s := range mi.dirty {
+		if !mi.dirty[s] {
+			mi.dirty[s] = true
+			mi.ndirty++
+		}
+	}
+	if mi.since.IsZero() {
+		mi.since = mi.now()
+	}
+	mi.mu.Unlock()
+	mi.poke()
+}
+
+// Pump is the mirror's sending policy at time now: it returns the frame to send now (ok), or
+// how long to wait before the next one may go. A change waits at most one period: a frame goes
+// at once when the last went a period ago or more, else when that period ends.
+func (mi *Mirror) Pump(now time.Time) (f Frame, ok bool, wait time.Duration) {
+	f, _, ok, wait = mi.pump(now)
+	return f, ok, wait
+}
+
+// pump is Pump, also returning the time of the frame's oldest change.
+func (mi *Mirror) pump(now time.Time) (f Frame, since time.Time, ok bool, wait time.Duration) {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	if mi.ndirty == 0 {
+		return Frame{}, since, false, -1
+	}
+	if next := mi.lastTx.Add(mi.period); now.Before(next) {
+		return Frame{}, since, false, next.Sub(now)
+	}
+	since, mi.since = mi.since, time.Time{}
+	f.Weights = make([]Weight, 0, mi.ndirty)
+	for s, d := range mi.dirty {
+		if d {
+			w := mi.keys[s]
+			w.W = mi.val[s]
+			f.Weights = append(f.Weights, w)
+			mi.dirty[s] = false
+		}
+	}
+	mi.ndirty = 0
+	mi.lastTx = now
+	mi.stats.Frames++
+	f.Seq = mi.stats.Frames
+	mi.stats.Weights += uint64(len(f.Weights))
+	return f, since, true, 0
+}
+
+// sent records a frame's answer: the latency of its oldest change, or its failure (whose
+// weights are marked to be sent again).
+func (mi *Mirror) sent(f Frame, since time.Time, err error) {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	if err != nil {
+		mi.stats.Errors++
+		mi.stats.LastError = err.Error()
+		for _, w := range f.Weights {
+			for s, k := range mi.keys {
+				if k.R == w.R && k.A == w.A && !mi.dirty[s] {
+					mi.dirty[s] = true
+					mi.ndirty++
+				}
+			}
+		}
+		if mi.ndirty > 0 && mi.since.IsZero() {
+			mi.since = since
+		}
+		return
+	}
+	lat := float64(mi.now().Sub(since)) / float64(mi.period)
+	mi.stats.MaxLatency = max(mi.stats.MaxLatency, lat)
+	mi.latSum += lat
+	ok := mi.stats.Frames - mi.stats.Errors
+	mi.stats.MeanLatency = mi.latSum / float64(ok)
+}
+
+// Stats returns what the mirror sent so far.
+func (mi *Mirror) Stats() MirrorStats {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	return mi.stats
+}
+
+// Run sends frames to sink until ctx ends, then sends what is left; between frames it sends a
+// heartbeat every heartbeat (the bridge's watchdog; 0: none). It returns the last frame's
+// error, if any, at the end.
+func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) error {
+	var beat <-chan time.Time
+	if heartbeat > 0 {
+		t := time.NewTicker(heartbeat)
+		defer t.Stop()
+		beat = t.C
+	}
+	var timer *time.Timer
+	var lastErr error
+	send := func(sendCtx context.Context) bool {
+		for {
+			f, since, ok, wait := mi.pump(mi.now())
+			if !ok {
+				if wait > 0 {
+					if timer == nil {
+						timer = time.NewTimer(wait)
+					} else {
+						timer.Reset(wait)
+					}
+				}
+				return wait > 0
+			}
+			_, err := sink.Frame(sendCtx, f)
+			mi.sent(f, since, err)
+			lastErr = err
+			if err != nil {
+				return false
+			}
+		}
+	}
+	for {
+		var tc <-chan time.Time
+		if timer != nil {
+			tc = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			mi.mu.Lock()
+			mi.lastTx = time.Time{} // the last frame goes at once
+			mi.mu.Unlock()
+			send(fctx)
+			cancel()
+			if errors.Is(lastErr, context.Canceled) {
+				return nil
+			}
+			return lastErr
+		case <-mi.wake:
+			send(ctx)
+		case <-tc:
+			send(ctx)
+		case <-beat:
+			mi.mu.Lock()
+			idle := mi.now().Sub(mi.lastTx) >= heartbeat
+			mi.mu.Unlock()
+			if idle {
+				if err := sink.Heartbeat(ctx); err != nil {
+					lastErr = err
+				}
+			}
+		}
+	}
+}

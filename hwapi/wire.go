@@ -1,0 +1,214 @@
+// Package hwapi is the network API of the mark1 hardware bridge (cmd/hwbridge): the HTTP
+// handler, its JSON wire types and decoders, the event stream, and the client mark1 uses to
+// mirror a machine's weights on a rig or to run a small machine whose weights are the rig's
+// pots (a machine.Rack over HTTP).
+//
+// The package does not touch hardware: the bridge gives the handler a Backend. It imports
+// neither periph nor ebiten, so the mark1 command can use the client.
+//
+// # Endpoints (version 1)
+//
+//	GET  /v1/info                  the rig: mode, update rate, watchdog, pots, the machine
+//	GET  /v1/status                chips' health, pots' targets and read-backs, bus traffic
+//	POST /v1/frame                 mirror: weight targets {"seq": N, "weights": [{"r","a","w"}]}
+//	POST /v1/heartbeat             the controlling client is alive (feeds the watchdog)
+//	POST /v1/loop/sum              loop: {"r", "active": [...]} -> {"sum"}
+//	POST /v1/loop/drive            loop: {"r", "active", "on_active", "on_inactive"}
+//	GET  /v1/loop/readings?r=N     loop: the read-back weights of R-unit N
+//	POST /v1/halt                  stop motion now (?park=1: park the servos)
+//	GET  /v1/events                Server-Sent Events: faults, recoveries, the watchdog, buttons
+//	POST /v1/sim/fault             a simulated rig only: inject a bus fault
+//
+// Every request but to a loopback listener without a token carries "Authorization: Bearer
+// TOKEN" (compared in constant time). Bodies are at most Opts.MaxBody bytes of JSON with no
+// unknown field; a malformed request gets status 400 and a one-line {"error": ...} and
+// changes nothing. Requests beyond Opts.Rate per second get 429.
+//
+// A weight is named by its R-unit r and A-unit a (a = -1 for the bias), in increments.
+package hwapi
+
+import "time"
+
+// Version is the API version the paths carry.
+const Version = 1
+
+// Info describes the rig a bridge runs.
+type Info struct {
+	Version  int       `json:"version"`
+	Boot     string    `json:"boot"` // changes when the bridge restarts: resend every weight
+	Rig      string    `json:"rig"`  // the rig file
+	Mode     string    `json:"mode"` // "mirror" or "loop"
+	Simulate bool      `json:"simulate"`
+	UpdateHz float64   `json:"update_hz"`
+	Watchdog float64   `json:"watchdog_s"` // 0: no watchdog
+	Pots     []PotInfo `json:"pots"`
+	Machine  *Machine  `json:"machine,omitempty"`
+}
+
+// Period returns the rig's update period.
+func (i Info) Period() time.Duration {
+	if i.UpdateHz <= 0 {
+		return 50 * time.Millisecond
+	}
+	return time.Duration(float64(time.Second) / i.UpdateHz)
+}
+
+// PotInfo is one pot of the rig.
+type PotInfo struct {
+	R        int     `json:"r"`
+	A        int     `json:"a"` // -1: the bias
+	Range    float64 `json:"range"`
+	Out      string  `json:"out"`
+	Readback string  `json:"readback,omitempty"`
+}
+
+// Machine is the rig's [machine]: for a loop rig, the machine whose weights the pots are.
+type Machine struct {
+	AUnits int    `json:"a_units"`
+	RUnits int    `json:"r_units"`
+	Seed   uint64 `json:"seed"`
+	Rule   string `json:"rule"`
+	Wiring string `json:"wiring"`          // random, local, identity, or the wiring file's name
+	Board  string `json:"board,omitempty"` // the wiring file's text, when the wiring is a file
+	Data   string `json:"data,omitempty"`
+}
+
+// Weight is one weight's value.
+type Weight struct {
+	R int     `json:"r"`
+	A int     `json:"a"`
+	W float64 `json:"w"`
+}
+
+// Frame is a mirror client's weight targets.
+type Frame struct {
+	Seq     uint64   `json:"seq"`
+	Weights []Weight `json:"weights"`
+}
+
+// FrameReply answers a Frame.
+type FrameReply struct {
+	Seq     uint64 `json:"seq"`
+	Applied int    `json:"applied"` // weights the rig shows among those sent
+}
+
+// SumRequest asks a loop rig for an R-unit's sum.
+type SumRequest struct {
+	R      int      `json:"r"`
+	Active []uint16 `json:"active"`
+}
+
+// SumReply is an R-unit's sum from the read-back weights; Error is a fault met (the sum is
+// still the best the rig has).
+type SumReply struct {
+	Sum   float64 `json:"sum"`
+	Error string  `json:"error,omitempty"`
+}
+
+// DriveRequest is a correction of an R-unit on a loop rig.
+type DriveRequest struct {
+	R          int      `json:"r"`
+	Active     []uint16 `json:"active"`
+	OnActive   float64  `json:"on_active"`
+	OnInactive float64  `json:"on_inactive"`
+}
+
+// DriveReply answers a DriveRequest once the pots have settled.
+type DriveReply struct {
+	Error string `json:"error,omitempty"`
+}
+
+// Readings are an R-unit's read-back weights (the A-units', then the bias).
+type Readings struct {
+	R     int       `json:"r"`
+	W     []float64 `json:"w"`
+	Error string    `json:"error,omitempty"`
+}
+
+// Fault asks a simulated rig to inject a bus fault.
+type Fault struct {
+	Bus   string  `json:"bus"`
+	Addr  int     `json:"addr"` // -1: every address
+	Kind  string  `json:"kind"` // "nack", "timeout", "stuck" or "clear"
+	Count int     `json:"count,omitempty"`
+	Prob  float64 `json:"prob,omitempty"`
+}
+
+// Event is something the bridge reports on its event stream.
+type Event struct {
+	Time    time.Time `json:"time"`
+	Kind    string    `json:"kind"` // fault, recovered, power_loss, not_following, watchdog, resumed, button, ...
+	Chip    string    `json:"chip,omitempty"`
+	Pot     string    `json:"pot,omitempty"`
+	Message string    `json:"message"`
+}
+
+// ChipStatus is a chip's health.
+type ChipStatus struct {
+	Name    string    `json:"name"`
+	Kind    string    `json:"kind"`
+	Bus     string    `json:"bus,omitempty"`
+	Address uint16    `json:"address,omitempty"`
+	OK      bool      `json:"ok"`
+	Error   string    `json:"error,omitempty"`
+	Since   time.Time `json:"since,omitzero"`
+	Faults  int       `json:"faults"`
+}
+
+// PotStatus is a pot's state.
+type PotStatus struct {
+	Weight   string  `json:"weight"`
+	R        int     `json:"r"`
+	A        int     `json:"a"`
+	Out      string  `json:"out"`
+	Readback string  `json:"readback,omitempty"`
+	Target   float64 `json:"target"`
+	Position float64 `json:"position"`
+	Reading  float64 `json:"reading"`
+	Moving   bool    `json:"moving"`
+	OK       bool    `json:"ok"`
+	Problem  string  `json:"problem,omitempty"`
+}
+
+// BusStats is a bus's traffic.
+type BusStats struct {
+	Transactions uint64 `json:"transactions"`
+	Failed       uint64 `json:"failed"`
+	Bytes        uint64 `json:"bytes"`
+}
+
+// FrameStats counts the rig's update frames.
+type FrameStats struct {
+	Frames          uint64 `json:"frames"`
+	WriteFrames     uint64 `json:"write_frames"`
+	LastFrameBytes  int    `json:"last_frame_bytes"`
+	MaxFrameBytes   int    `json:"max_frame_bytes"`
+	TotalWriteBytes uint64 `json:"total_write_bytes"`
+	Corrections     uint64 `json:"corrections"`
+	Reads           uint64 `json:"reads"`
+}
+
+// Status is a picture of the rig.
+type Status struct {
+	Mode     string              `json:"mode"`
+	Held     bool                `json:"held"`
+	Watchdog string              `json:"watchdog"` // "ok", "stopped" or "off"
+	Chips    []ChipStatus        `json:"chips"`
+	Pots     []PotStatus         `json:"pots"`
+	Buses    map[string]BusStats `json:"buses"`
+	Frames   FrameStats          `json:"frames"`
+	Events   []Event             `json:"events"`
+	Requests RequestStats        `json:"requests"`
+}
+
+// RequestStats counts the API's requests.
+type RequestStats struct {
+	Served      uint64 `json:"served"`
+	Refused     uint64 `json:"refused"`      // malformed, unauthorized or too large
+	RateLimited uint64 `json:"rate_limited"` // answered 429
+}
+
+// errorReply is every error's body.
+type errorReply struct {
+	Error string `json:"error"`
+}
