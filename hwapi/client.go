@@ -46,7 +46,9 @@ type StatusError struct {
 	Msg  string
 }
 
-func (e *StatusError) Error() string { return fmt.Sprintf("bridge: %d %s: %s", e.Code, http.StatusText(e.Code), e.Msg) }
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("bridge: %d %s: %s", e.Code, http.StatusText(e.Code), e.Msg)
+}
 
 func (c *Client) request(ctx context.Context, method, path string, in any) (*http.Request, error) {
 	var body io.Reader
