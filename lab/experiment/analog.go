@@ -339,7 +339,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	if c.Test != nil {
 		errFig.YLabel = "test error"
 	}
-	table.Note = "The ideal machine's pots do not drift; its rows show the errors any drift is measured against."
+	table.Note = "The ideal machine's pots do not drift; its rows show the errors any drift is measured against. The track's drift changes a whole rack's gain as it warms up (mark1 config): it scales an R-unit's sum, so it can move a decision only between R-units (with a single R-unit, never); it does not show in the pots' readings."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, errFig, driftFig)
 	r.Data = rows

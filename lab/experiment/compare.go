@@ -27,12 +27,12 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	if p.Config != nil {
 		r.Condition("machine", fmt.Sprintf("%s wiring, %d A-units, seed %d", p.Config.Wiring, p.Train.Dim(), p.Config.Seed))
 	}
-	order := "shuffled each epoch (learners from --seed, the machine from its own seed)"
+	order := "shuffled each epoch (from the seed)"
 	if o.InOrder {
 		order = "in the data's order every epoch (mark1 and perceptron then make the same corrections)"
 	}
 	r.Condition("epochs", fmt.Sprintf("at most %d, stopping after an epoch without a correction unless --keep-going; samples %s", max(o.Epochs, 1), order))
-	r.Condition("variable increment", fmt.Sprintf("margin b = %g, eta(k) = %g %s", o.Margin, max(o.Eta, 0), o.Schedule))
+	r.Condition("variable increment", fmt.Sprintf("margin b = %g, eta(k) = %s", o.Margin, etaText(o.Eta, o.Schedule)))
 	table := &report.Table{Name: "runs", Title: "Results", Columns: []string{"method", "training error", "test error", "corrections", "epochs", "converged", "seconds"}}
 	train := &plot.Figure{Name: "training-error", Title: "Training error after each epoch", XLabel: "epoch", YLabel: "training error",
 		Caption: "closed forms (least squares, Fisher) are levels"}
@@ -50,7 +50,7 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 		if run.Epochs == 0 {
 			epochs = "closed form"
 		}
-		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, run.Converged, fmt.Sprintf("%.3f", run.Seconds))
+		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, run.Converged, fmt.Sprintf("%.2g", run.Seconds))
 		if run.Epochs == 0 {
 			train.Series = append(train.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{run.TrainError, run.TrainError}, Dashed: true, Style: i + 1})
 			if run.TestError != nil {
@@ -78,6 +78,21 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	return r
 }
 
+// etaText writes eta(k) = Eta * f(k) as a formula: "1", "1/k", "0.5/sqrt(k)".
+func etaText(eta float64, s learn.Schedule) string {
+	if eta <= 0 {
+		eta = 1
+	}
+	e := fmt.Sprintf("%g", eta)
+	switch s {
+	case learn.InverseK:
+		return e + "/k"
+	case learn.InverseSqrtK:
+		return e + "/sqrt(k)"
+	}
+	return e + " (constant)"
+}
+
 // boundaryFigures draws two-feature problems: every learner's boundary on one plot for two
 // classes, or each learner's class regions for more.
 func boundaryFigures(p *lab.Problem, runs []lab.Run) []*plot.Figure {
@@ -101,7 +116,7 @@ func boundaryFigures(p *lab.Problem, runs []lab.Run) []*plot.Figure {
 	}
 	padX, padY := float64((xmax-xmin)*0.08), float64((ymax-ymin)*0.08)
 	xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+padY
-	const n = 120
+	const n = 80
 	for _, run := range runs {
 		if run.Classifier == nil {
 			continue

@@ -238,6 +238,10 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 		}
 		l.LineStyle.Color = plotutil.Color(st)
 		l.LineStyle.Width = vg.Points(1.5)
+		if st >= len(plotutil.DefaultColors) {
+			// The colours repeat after seven: the second seven are dotted, and so on.
+			l.LineStyle.Dashes = plotutil.Dashes(st / len(plotutil.DefaultColors))
+		}
 		if s.Dashed {
 			l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		}
