@@ -1,0 +1,31 @@
+//go:build js
+
+package main
+
+import (
+	"net/url"
+	"syscall/js"
+)
+
+// browser is true in the browser build.
+const browser = true
+
+// args returns the page's query string as flags: ?experiment=shapes&speed=10 is
+// --experiment shapes --speed 10, and a parameter with no value (?ideal) is a bare flag.
+func args() []string {
+	q, err := url.ParseQuery(js.Global().Get("location").Get("search").String()[min(1, len(js.Global().Get("location").Get("search").String())):])
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain"} {
+		for _, v := range q[name] {
+			if v == "" {
+				out = append(out, "--"+name)
+			} else {
+				out = append(out, "--"+name+"="+v)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+// Command mark1-museum is the museum's Mark I Perceptron: a full-screen machine that visitors
+// watch learn and teach. It opens a window on a built-in experiment (letters, shapes,
+// left/right, E/F) and trains it at the original's pace, 3 s a card; a visitor draws on the
+// retina and teaches the machine, picks an experiment, or points at any part to learn what it
+// is. Left alone for a minute it plays a narrated demonstration.
+//
+// Usage:
+//
+//	mark1-museum [--fullscreen | --kiosk] [--experiment NAME] [--state-dir DIR] [flags]
+//
+// A kiosk (--kiosk) is full screen, hides the cursor when idle and ignores the window's close
+// button: Ctrl+Shift+Q quits. The machine is saved in the state folder every few minutes and
+// when the program ends (SIGTERM, SIGINT, the quit keys), and a restarted museum resumes
+// where it was. --screenshot FILE --frames N writes the screen after N frames and quits (for
+// tests and documentation). "mark1 museum" finds and runs this program.
+//
+// The same program, built for the browser (GOOS=js GOARCH=wasm, see scripts/web-build.sh),
+// takes its flags from the page's query string (?experiment=shapes&speed=10) and keeps no
+// state.
+//
+// On Linux the window needs an X display (XWayland under Wayland): without one the program
+// says so in one line and exits with status 1.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	// First: it ends the program, with one line, before ebiten's initialisation would panic
+	// for want of a display.
+	_ "github.com/mark1-perceptron/mark1/museum/displayguard"
+
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/museum"
+	"github.com/mark1-perceptron/mark1/museum/console"
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view"
+)
+
+func main() {
+	os.Exit(run(args(), os.Stderr))
+}
+
+// speedFlag reads a speed: a multiple of the original's pace, or "max".
+type speedFlag struct{ v session.Speed }
+
+func (s *speedFlag) String() string {
+	if s.v.IsMax() {
+		return "max"
+	}
+	return strconv.FormatFloat(float64(s.v), 'g', -1, 64)
+}
+
+func (s *speedFlag) Set(t string) error {
+	if t == "max" {
+		s.v = session.Max
+		return nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v >= float64(session.MinSpeed)) {
+		return fmt.Errorf("want a number of at least %v, or max", float64(session.MinSpeed))
+	}
+	s.v = session.Speed(v)
+	return nil
+}
+
+func run(argv []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mark1-museum", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fullscreen := fs.Bool("fullscreen", false, "open full screen")
+	kiosk := fs.Bool("kiosk", false, "full screen, cursor hidden when idle, close button ignored (Ctrl+Shift+Q quits)")
+	experiment := fs.String("experiment", "letters", "the experiment to open on: letters, shapes, leftright or ef (a resumed museum keeps its own)")
+	stateDir := fs.String("state-dir", defaultStateDir(), "folder where the machines are saved and resumed from (\"\" keeps nothing)")
+	saveEvery := fs.Duration("save-every", session.DefaultSaveEvery, "how often the machine is saved while it changes")
+	speed := &speedFlag{session.Historical}
+	fs.Var(speed, "speed", "cards' pace: 1 is the original's 3 s a card, 10 ten times faster, max as fast as possible")
+	seed := fs.Uint64("seed", machine.Default().Seed, "seed of the machine's wiring and flaws")
+	ideal := fs.Bool("ideal", false, "every analog flaw off (the textbook perceptron)")
+	attract := fs.Duration("attract", console.DefaultAttractAfter, "idle time before the narrated demonstration (0: never)")
+	pretrain := fs.Int("pretrain", 0, "epochs to train at full speed before the window opens")
+	shot := fs.String("screenshot", "", "write the screen to this PNG file after --frames frames, and quit")
+	frames := fs.Int("frames", 30, "frames before the screenshot")
+	stats := fs.Bool("stats", false, "print frame timings when the window closes")
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mark1-museum: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg := machine.Default()
+	cfg.Seed = *seed
+	if *ideal {
+		cfg = cfg.Ideal()
+	}
+	opts := session.Options{
+		Config:      &cfg,
+		Sets:        builtin.Load,
+		Experiments: view.ExperimentNames(),
+		Experiment:  *experiment,
+		Dir:         *stateDir,
+		SaveEvery:   *saveEvery,
+		Speed:       speed.v,
+		Logf:        func(format string, a ...any) { fmt.Fprintf(stderr, "mark1-museum: "+format+"\n", a...) },
+	}
+	s, err := session.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(sctx) }()
+	finish := func() int {
+		cancel()
+		if err := <-done; err != nil {
+			fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+
+	var f session.Frame
+	s.Snapshot(&f)
+	if *pretrain > 0 {
+		if err := pretrainFor(ctx, s, *pretrain, speed.v); err != nil {
+			fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
+			finish()
+			return 1
+		}
+	} else if f.Kind == session.None && f.Mode == session.Stopped {
+		s.Train() // a new machine opens learning
+	}
+	aa := *attract
+	if aa == 0 {
+		aa = -1
+	}
+	mopts := museum.Options{Fullscreen: *fullscreen, Kiosk: *kiosk, AttractAfter: aa, Screenshot: *shot, Frames: *frames}
+	if *stats {
+		mopts.Stats = os.Stdout
+	}
+	err = museum.Run(ctx, s, mopts)
+	status := finish()
+	if err != nil {
+		fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
+		return 1
+	}
+	return status
+}
+
+// pretrainFor trains n epochs at full speed, then sets the speed back and goes on training.
+func pretrainFor(ctx context.Context, s *session.Session, n int, speed session.Speed) error {
+	var f session.Frame
+	s.Snapshot(&f)
+	target := f.Epoch + n
+	s.SetSpeed(session.Max)
+	s.Train()
+	for seq := uint64(0); ; {
+		var err error
+		if seq, err = s.Wait(ctx, seq); err != nil {
+			return err
+		}
+		s.Snapshot(&f)
+		if f.Epoch >= target || f.Epoch > 0 && f.Mode == session.Stopped && f.EpochDone == 0 {
+			break
+		}
+	}
+	s.SetSpeed(speed)
+	return s.Train()
+}
+
+// defaultStateDir is $XDG_STATE_HOME/mark1/museum, or ~/.local/state/mark1/museum; nothing
+// in a browser.
+func defaultStateDir() string {
+	if browser {
+		return ""
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "mark1", "museum")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "mark1", "museum")
+}

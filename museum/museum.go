@@ -1,0 +1,316 @@
+// Package museum is the Mark I Perceptron's window: a full-screen machine that visitors
+// watch learn and teach, in an ebiten Game kept thin. Update turns the visitor's mouse, touch
+// and keys into session commands (through package console) and takes the session's latest
+// frame; Draw shows what package view painted of it, written into the screen whole. The
+// machine runs in its session, on its own goroutine, so training at full speed never holds a
+// frame back, and a frame is always one whole presentation.
+//
+// This and cmd/mark1-museum are the only packages that import ebiten: on Linux a program that
+// imports it panics before main when there is no display, so everything that must run
+// headless (the mark1 command, the bridge, the lab, the session and the drawing) stays free
+// of it.
+package museum
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"github.com/mark1-perceptron/mark1/museum/console"
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view"
+)
+
+// Options configure the window.
+type Options struct {
+	// Fullscreen opens the window full screen.
+	Fullscreen bool
+	// Kiosk is full screen with the cursor hidden when idle and closing trapped: only the key
+	// chord Ctrl+Shift+Q (or ctx) ends it.
+	Kiosk bool
+	// AttractAfter is how long the machine must stand untouched before the attract mode
+	// runs (0: a minute; negative: never).
+	AttractAfter time.Duration
+	// Screenshot, when not empty, is a PNG file to which the screen is written after Frames
+	// frames; the window then closes.
+	Screenshot string
+	Frames     int
+	// Stats, when not nil, receives the frame timings when the window closes.
+	Stats io.Writer
+	// Title is the window's title; "" means "Mark I Perceptron".
+	Title string
+}
+
+// Game is the ebiten Game showing one session.
+type Game struct {
+	ctx   context.Context
+	s     *session.Session
+	opts  Options
+	scene *view.Scene
+	con   *console.Console
+	frame session.Frame
+
+	touches   []ebiten.TouchID
+	touch     ebiten.TouchID
+	touching  bool
+	touchAt   image.Point
+	mouseAt   image.Point
+	mouseDown bool
+	lastMove  time.Time
+	hidden    bool
+
+	drawn    int
+	lastSeq  uint64
+	lastUI   view.UI
+	dirty    bool
+	quit     bool
+	err      error
+	start    time.Time
+	lastDraw time.Time
+	builds   []time.Duration // time to paint each frame (view)
+	uploads  []time.Duration // time to paint and hand it to ebiten
+	between  []time.Duration // wall time between two Draw calls
+	skipped  int
+}
+
+// New returns the Game for session s; ctx ends it.
+func New(ctx context.Context, s *session.Session, opts Options) (*Game, error) {
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{ctx: ctx, s: s, opts: opts, scene: sc, dirty: true, start: time.Now()}
+	g.con = console.New(s, sc, console.Options{AttractAfter: opts.AttractAfter})
+	s.Snapshot(&g.frame)
+	return g, nil
+}
+
+// Run opens the window and runs the Game until ctx is done, the window is closed (not in a
+// kiosk) or the quit chord is pressed. It must be called from the main goroutine.
+func Run(ctx context.Context, s *session.Session, opts Options) error {
+	g, err := New(ctx, s, opts)
+	if err != nil {
+		return err
+	}
+	title := opts.Title
+	if title == "" {
+		title = "Mark I Perceptron"
+	}
+	ebiten.SetWindowTitle(title)
+	ebiten.SetWindowSize(view.Width*2/3, view.Height*2/3)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetScreenClearedEveryFrame(false)
+	ebiten.SetRunnableOnUnfocused(true)
+	if opts.Fullscreen || opts.Kiosk {
+		ebiten.SetFullscreen(true)
+	}
+	if opts.Kiosk {
+		ebiten.SetWindowClosingHandled(true)
+	}
+	if err := ebiten.RunGame(g); err != nil {
+		return fmt.Errorf("museum: %w", err)
+	}
+	g.report()
+	return g.err
+}
+
+// Layout implements ebiten.Game: the screen is always view.Width x view.Height, scaled to the
+// window.
+func (g *Game) Layout(w, h int) (int, int) { return view.Width, view.Height }
+
+// Update implements ebiten.Game: input becomes commands, and the latest frame is taken.
+func (g *Game) Update() error {
+	if g.quit || g.ctx.Err() != nil {
+		return ebiten.Termination
+	}
+	if ebiten.IsWindowBeingClosed() && !g.opts.Kiosk {
+		return ebiten.Termination
+	}
+	ctrl := ebiten.IsKeyPressed(ebiten.KeyControl)
+	if ctrl && ebiten.IsKeyPressed(ebiten.KeyShift) && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
+		return ebiten.Termination
+	}
+	if !g.opts.Kiosk {
+		if ctrl && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
+			return ebiten.Termination
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyF11) {
+			ebiten.SetFullscreen(!ebiten.IsFullscreen())
+		}
+	}
+	now := time.Now()
+	g.s.Snapshot(&g.frame)
+	g.input(now)
+	g.con.Tick(now, &g.frame)
+	if g.opts.Kiosk {
+		g.cursor(now)
+	}
+	return nil
+}
+
+// input feeds the mouse, the first finger and the keys to the console.
+func (g *Game) input(now time.Time) {
+	x, y := ebiten.CursorPosition()
+	p := image.Pt(x, y)
+	if p != g.mouseAt {
+		g.mouseAt, g.lastMove = p, now
+		g.con.MouseMoved()
+		if g.mouseDown {
+			g.con.Move(p)
+		} else if !g.touching {
+			g.con.Hover(p)
+		}
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		g.mouseDown = true
+		g.con.Down(p, false)
+	}
+	if g.mouseDown && inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) {
+		g.mouseDown = false
+		g.con.Up(p, false)
+	}
+
+	// Touch: the first finger down draws and presses; others are ignored until it lifts.
+	if !g.touching {
+		g.touches = inpututil.AppendJustPressedTouchIDs(g.touches[:0])
+		if len(g.touches) > 0 {
+			g.touch, g.touching = g.touches[0], true
+			g.touchAt = image.Pt(ebiten.TouchPosition(g.touch))
+			g.con.Down(g.touchAt, true)
+		}
+	} else if inpututil.IsTouchJustReleased(g.touch) {
+		g.touching = false
+		g.con.Up(g.touchAt, true)
+	} else {
+		q := image.Pt(ebiten.TouchPosition(g.touch))
+		if q != g.touchAt {
+			g.touchAt = q
+			g.con.Move(q)
+		}
+	}
+
+	for _, k := range keys {
+		if inpututil.IsKeyJustPressed(k.key) {
+			g.con.Key(k.to, g.frame.Mode == session.Training)
+		}
+	}
+}
+
+var keys = []struct {
+	key ebiten.Key
+	to  console.Key
+}{
+	{ebiten.KeySpace, console.KeySpace}, {ebiten.KeyT, console.KeyT}, {ebiten.KeyR, console.KeyR},
+	{ebiten.KeyC, console.KeyC}, {ebiten.KeyArrowLeft, console.KeyLeft}, {ebiten.KeyArrowRight, console.KeyRight},
+	{ebiten.KeyEscape, console.KeyEscape}, {ebiten.Key1, console.Key1}, {ebiten.Key2, console.Key2},
+	{ebiten.Key3, console.Key3}, {ebiten.Key4, console.Key4}, {ebiten.Key5, console.Key5},
+}
+
+// cursor hides the mouse cursor when it has not moved for a few seconds (kiosk).
+func (g *Game) cursor(now time.Time) {
+	idle := now.Sub(g.lastMove) > 3*time.Second
+	if idle != g.hidden {
+		g.hidden = idle
+		if idle {
+			ebiten.SetCursorMode(ebiten.CursorModeHidden)
+		} else {
+			ebiten.SetCursorMode(ebiten.CursorModeVisible)
+		}
+	}
+}
+
+// Draw implements ebiten.Game: it paints the frame with package view and writes it into the
+// screen in one piece. When nothing moves and nothing changed, the screen keeps its pixels.
+func (g *Game) Draw(screen *ebiten.Image) {
+	now := time.Now()
+	if !g.lastDraw.IsZero() {
+		g.between = appendCapped(g.between, now.Sub(g.lastDraw))
+	}
+	g.lastDraw = now
+	ui := g.con.UI
+	ui.Elapsed = 0
+	moving := !g.scene.Still() || g.con.UI.Highlight.Kind != view.PartNone || g.con.UI.Drawing != nil
+	if !g.dirty && !moving && g.frame.Seq == g.lastSeq && ui == g.lastUI && g.opts.Screenshot == "" {
+		g.skipped++
+		return
+	}
+	g.dirty, g.lastSeq, g.lastUI = false, g.frame.Seq, ui
+	img := g.scene.Draw(&g.frame, &g.con.UI, now)
+	built := time.Since(now)
+	screen.WritePixels(img.Pix)
+	g.builds = appendCapped(g.builds, built)
+	g.uploads = appendCapped(g.uploads, time.Since(now))
+	g.drawn++
+	if g.opts.Screenshot != "" && g.drawn >= max(1, g.opts.Frames) && !g.quit {
+		g.err = screenshot(screen, g.opts.Screenshot)
+		g.quit = true
+	}
+}
+
+// maxSamples bounds the timings kept (the latest are dropped beyond it).
+const maxSamples = 1 << 16
+
+func appendCapped(s []time.Duration, d time.Duration) []time.Duration {
+	if len(s) >= maxSamples {
+		return s
+	}
+	return append(s, d)
+}
+
+// screenshot writes what the screen shows to a PNG file.
+func screenshot(screen *ebiten.Image, path string) error {
+	b := screen.Bounds()
+	img := image.NewRGBA(b)
+	screen.ReadPixels(img.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("museum: screenshot: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("museum: screenshot: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("museum: screenshot: %w", err)
+	}
+	return nil
+}
+
+// report writes the frame timings to Options.Stats.
+func (g *Game) report() {
+	if g.opts.Stats == nil {
+		return
+	}
+	secs := time.Since(g.start).Seconds()
+	fmt.Fprintf(g.opts.Stats, "frames: %d painted, %d unchanged (skipped) in %.1f s; ebiten: %.1f FPS, %.1f TPS\n",
+		g.drawn, g.skipped, secs, ebiten.ActualFPS(), ebiten.ActualTPS())
+	fmt.Fprintf(g.opts.Stats, "paint (view): %s\n", summary(g.builds))
+	fmt.Fprintf(g.opts.Stats, "paint and upload: %s\n", summary(g.uploads))
+	fmt.Fprintf(g.opts.Stats, "between frames: %s\n", summary(g.between))
+}
+
+// summary returns the mean, median, 99th percentile and maximum of ds.
+func summary(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "no samples"
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	q := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	return fmt.Sprintf("%d samples, mean %.2f ms, median %.2f ms, p99 %.2f ms, max %.2f ms",
+		len(s), ms(sum/time.Duration(len(s))), ms(q(0.5)), ms(q(0.99)), ms(s[len(s)-1]))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
