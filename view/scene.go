@@ -58,6 +58,7 @@ type Scene struct {
 	moving  [maxR][]bool
 	animSeq uint64
 	animExp string
+	still   bool // no pointer was turning at the last Draw
 	last    time.Time
 	heat    [maxR][retina.N]float32
 	fed     [retina.N]uint8 // A-units each S-unit feeds
@@ -140,6 +141,11 @@ const (
 func pointerAngle(i int) float64 {
 	return -maxSweep + 2*maxSweep*float64(i)/float64(pointerSteps-1)
 }
+
+// Still reports whether nothing was moving at the last Draw: no dial's pointer was still
+// turning toward its reading. A window may then keep the last picture until the frame or the
+// UI changes.
+func (sc *Scene) Still() bool { return sc.still }
 
 // Image returns the image Draw paints (the same one every time).
 func (sc *Scene) Image() *image.RGBA { return sc.img }
@@ -422,6 +428,7 @@ func (sc *Scene) animate(f *session.Frame, now time.Time) {
 	sc.last = now
 	sc.animExp, sc.animSeq = f.Experiment, f.Seq
 	step := float32(sc.opts.MotorSpeed * float64(f.Speed) * dt)
+	still := true
 	for r := range nR {
 		if len(sc.shown[r]) != len(pots[r]) {
 			sc.shown[r] = sc.shown[r][:0]
@@ -440,15 +447,16 @@ func (sc *Scene) animate(f *session.Frame, now time.Time) {
 				sh[p], mv[p] = t, false
 			case d > step:
 				sh[p] += step
-				mv[p] = true
+				mv[p], still = true, false
 			case d < -step:
 				sh[p] -= step
-				mv[p] = true
+				mv[p], still = true, false
 			default:
 				sh[p], mv[p] = t, false
 			}
 		}
 	}
+	sc.still = still
 	// What each R-unit has learned: its weights carried back through the plug-board.
 	if f.Board == nil {
 		return
