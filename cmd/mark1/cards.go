@@ -166,7 +166,7 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	}
 	classes := slices.Clone(set.Classes)
 	slices.Sort(classes)
-	fmt.Fprintf(stdout, "wrote %d cards of %s into %s: %d class folders (%s); mark1 --data %s reads them back\n", len(set.Cards), set.Name, *out, len(classes), briefClasses(classes), *out)
+	fmt.Fprintf(stdout, "wrote %d cards of %s into %s: %d class folders (%s); --data %s reads them back\n", len(set.Cards), set.Name, *out, len(classes), briefClasses(classes), *out)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -232,7 +233,7 @@ func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs 
 	c.df.register(c.fs)
 	c.of.register(c.fs)
 	c.fs.StringVar(&c.data, "data", data, "cards to train on: builtin:NAME, gen:KIND[,key=value...], idx:IMAGES,LABELS or a folder")
-	c.fs.StringVar(&c.test, "test", test, "cards to test on (same forms; \"none\" for none)")
+	c.fs.StringVar(&c.test, "test", test, "cards to test on (same forms; \"none\" for none; the default only goes with the default --data)")
 	c.fs.IntVar(&c.epochs, "epochs", epochs, "most epochs of training")
 	c.fs.IntVar(&c.seeds, "seeds", 3, "machines per condition, seeds SEED, SEED+1, ... (flaws, aunits); figures are medians")
 	return c
@@ -276,9 +277,22 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 		err = budgetHint(err)
 		return
 	}
+	if c.fs.given("data") && !c.fs.given("test") {
+		c.test = "" // the default test cards go with the default training cards only
+	}
 	if c.test != "" && c.test != "none" {
 		if test, err = loadCards(c.test, loader); err != nil {
 			err = budgetHint(err)
+			return
+		}
+		var unknown []string
+		for _, cl := range test.Classes {
+			if !slices.Contains(train.Classes, cl) {
+				unknown = append(unknown, strconv.Quote(cl))
+			}
+		}
+		if len(unknown) > 0 {
+			err = usageErr(fmt.Sprintf("--test %s: classes %s are not among the training classes of --data %s", c.test, briefClasses(unknown), c.data))
 			return
 		}
 	}

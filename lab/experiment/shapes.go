@@ -72,8 +72,8 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Summary = "A square or a circle of one size, anywhere on the card and at any orientation. The emulator draws 10,000 training cards and 2,000 new test cards, trains a Mark I with 500 A-units, and measures the test accuracy after each pass."
 	r.Condition("machine", describeMachine(base)+" (and the same machine ideal)")
 	r.Condition("training cards", fmt.Sprintf("gen:squares-circles,n=%d,seed=SEED,fill=outline|solid: side = diameter = 24 px (8 cells), outlines 5 px thick, turned at random, anywhere on the card", nTrain))
-	r.Condition("test cards", fmt.Sprintf("%d new cards of the same kind (seed SEED+1000)", nTest))
-	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %d epochs at most (an epoch is %d presentations, %.1f machine-hours)", epochs, nTrain, float64(nTrain*3)/3600))
+	r.Condition("test cards", fmt.Sprintf("%s new cards of the same kind (seed SEED+1000)", thousands(nTest)))
+	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %d epochs at most (an epoch is %s presentations, %.1f machine-hours)", epochs, thousands(nTrain), float64(nTrain*3)/3600))
 	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d, cards and machine)", seeds, s.seed(), s.seed()+uint64(seeds)-1))
 	if s.Quick {
 		r.Notes = append(r.Notes, "--quick: 1,000 training cards, not the record's 10,000.")
@@ -109,14 +109,14 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 		gap += fmt.Sprintf(": %.1f points short. The record gives neither the figures' size nor the outline's thickness, the A-units' plugs and thresholds, nor how the 99.8%% was counted (new images or the training images); the emulator's A-units are assumed (7, 4, 2) units and its training stops at %d epochs while the machine still corrects.", float64(100*(0.998-out)), epochs)
 	}
 	if solid > out {
-		gap += fmt.Sprintf(" The record's other finding does not hold here: solid figures do better (%s) than thick outlines. In these cards a solid square has 27%% more ink than a solid circle of the same width, and A-units that sum lit cells against a threshold pick up area easily; outlines differ less in ink. The Mark I's figures may have been of equal area, or its A-units different: the record does not say.", spread(finals[1]))
+		gap += fmt.Sprintf(" The record's other finding does not hold here: solid figures do better (%s) than thick outlines. In these cards a solid square has 27%% more ink than a solid circle of the same width, a cue that threshold units counting lit cells can pick up; outlines differ less in ink. The Mark I's figures may have been of equal area, or its A-units different: the record does not say.", spread(finals[1]))
 	} else {
 		gap += fmt.Sprintf(" As in the record, thick outlines do at least as well as solid figures (%s).", spread(finals[1]))
 	}
 	r.Findings = append(r.Findings, report.Finding{
 		What: "squares against circles", Record: "99.8% with 500 A-units and 10,000 training images; position and orientation varying, size fixed; thick outlines did better than solid figures",
 		Source:   "Wikipedia, \"Mark I Perceptron\"",
-		Measured: fmt.Sprintf("%s on %d new cards after %d epochs (analog, thick outlines); solid figures %s", spread(finals[0]), nTest, epochs, spread(finals[1])),
+		Measured: fmt.Sprintf("%s on %s new cards after %d epochs (analog, thick outlines); solid figures %s", spread(finals[0]), thousands(nTest), epochs, spread(finals[1])),
 		Value:    out, Gap: gap,
 	})
 	r.Data = map[string]any{"conditions": conds, "runs": runs, "seeds": seeds}
@@ -260,7 +260,7 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	}
 	k, _ := genKind(tc.kind)
 	r := &report.Report{Name: tc.name, Title: tc.title}
-	r.Summary = fmt.Sprintf("60 training images (30 of each class), a Mark I with 1,000 A-units trained until it makes no mistake on them, then tested on %d new images drawn the same way. How far the figures move is the experiment's hidden variable: the record does not say, so the emulator tries figures centred, within 5 pixels (5/3 of a cell) of the centre, and anywhere on the card.", nTest)
+	r.Summary = fmt.Sprintf("60 training images (30 of each class), a Mark I with 1,000 A-units trained until it makes no mistake on them, then tested on %s new images drawn the same way. How far the figures move is the experiment's hidden variable: the record does not say, so the emulator tries figures centred, within 5 pixels (5/3 of a cell) of the centre, and anywhere on the card.", thousands(nTest))
 	r.Condition("machine", describeMachine(base))
 	r.Condition("cards", fmt.Sprintf("gen:%s,n=60,seed=SEED,shift=S for training and %d new cards (seed SEED+1000) for testing: %s", tc.kind, nTest, k))
 	r.Condition("built-in set", fmt.Sprintf("builtin:%s, the project's fixed 60 cards (3 sizes, centred or shifted 5 px diagonally)", tc.kind))
@@ -348,6 +348,15 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	r.Findings = append(r.Findings, report.Finding{What: tc.title, Record: tc.record, Source: tc.source, Measured: measured, Value: c5, Gap: gap})
 	r.Data = map[string]any{"shifts_px": shifts, "runs": runs, "seeds": seeds}
 	return r, nil
+}
+
+// thousands writes n with commas between thousands: 10,000.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func collect[T any](v []T, f func(T) float64) []float64 {

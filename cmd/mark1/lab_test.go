@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/builtin"
+)
+
+// TestLabErrors: bad command lines are refused with one line naming what is wrong, exit 2,
+// before any work.
+func TestLabErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	full := filepath.Join(dir, "full")
+	os.MkdirAll(filepath.Join(full, "a"), 0o755)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lab", "knn"}, `unknown demo "knn"`},
+		{[]string{"experiment", "mnist"}, `unknown experiment "mnist"`},
+		{[]string{"experiment", "ef", "--seeds", "-1"}, "--seeds -1"},
+		{[]string{"experiment", "figure4", "--lit", "1.5"}, "--lit 1.5"},
+		{[]string{"experiment", "ef", "--lit", "0.5"}, "flag provided but not defined: -lit"},
+		{[]string{"experiment", "ef", "--out", file}, "not a folder"},
+		{[]string{"experiment", "ef", "--out", filepath.Join(dir, "no", "such")}, "does not exist"},
+		{[]string{"experiment", "ef", "--seed", "0"}, "--seed 0"},
+		{[]string{"lab", "compare"}, "--data is required"},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--methods", "svm"}, `--methods: unknown method "svm"`},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--methods", "mark1"}, "the Mark I learns cards"},
+		{[]string{"lab", "compare", "--data", "problem:circle"}, `unknown problem "circle"`},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--test", "builtin:ef"}, "--test: a problem of features"},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--test", "problem:parity"}, "6 features and 2 classes"},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--schedule", "exp"}, `--schedule: unknown schedule "exp"`},
+		{[]string{"lab", "compare", "--data", "problem:xor", "--eta", "0"}, "--eta 0"},
+		{[]string{"lab", "compare", "--data", "builtin:ef", "--methods", "fisher/kdisc"}, "Fisher's discriminant is for two classes"},
+		{[]string{"lab", "compare", "--data", "gen:ef,n=0"}, `"gen:ef,n=0": ef: n=0`},
+		{[]string{"lab", "compare", "--data", "builtin:ef", "--r-units", "4"}, "--r-units: the lab gives the Mark I"},
+		{[]string{"lab", "flaws", "--data", "builtin:ef", "--test", "builtin:xe"}, `--test builtin:xe: classes "X" are not among`},
+		{[]string{"lab", "flaws", "--epochs", "0"}, "--epochs 0"},
+		{[]string{"lab", "forget", "--hours", "1,x"}, `--hours "1,x"`},
+		{[]string{"lab", "forget", "--hours", "-1"}, "--hours -1"},
+		{[]string{"lab", "aunits", "--counts", "0"}, "--counts 0"},
+		{[]string{"lab", "aunits", "--wiring", "identity"}, "this demo sets the wiring itself"},
+		{[]string{"lab", "novikoff", "--margin", "0.7"}, "--margin 0.7"},
+		{[]string{"lab", "nonseparable", "--cards", "1"}, "--cards 1"},
+		{[]string{"lab", "outliers", "--draws", "0"}, "--draws 0"},
+		{[]string{"lab", "outliers", "extra"}, `unexpected argument "extra"`},
+		{[]string{"lab", "compare", "--data", "gen:ef", "--max-data-mb", "0.001"}, "raise it with --max-data-mb"},
+		{[]string{"cards"}, "want a subcommand"},
+		{[]string{"cards", "export", "--data", "builtin:ef"}, "--out is required"},
+		{[]string{"cards", "export", "--data", "builtin:ef", "--out", full}, "not empty"},
+		{[]string{"cards", "export", "--data", "gen:squares", "--out", filepath.Join(dir, "new")}, `unknown kind "squares"`},
+		{[]string{"cards", "fold"}, `unknown subcommand "fold"`},
+	}
+	for _, tt := range tests {
+		code, out, errs := mark1(t, tt.args...)
+		if code != 2 && !strings.Contains(tt.want, "max-data-mb") {
+			t.Errorf("mark1 %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, errs)
+		}
+		if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+			t.Errorf("mark1 %s: exit %d, stderr %q, want one line with %q", strings.Join(tt.args, " "), code, errs, tt.want)
+		}
+		if out != "" && !strings.HasPrefix(out, "usage") {
+			t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Error("a refused export made its folder")
+	}
+}
+
+// TestLabListings: the commands without a name list what there is.
+func TestLabListings(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"experiment"}, []string{"letters", "squares-circles", "figure4", "record: 99.8%"}},
+		{[]string{"lab"}, []string{"compare", "novikoff", "nonseparable", "outliers", "flaws", "forget", "aunits", "fields", "problem:NAME"}},
+		{[]string{"cards", "list"}, []string{"letters-both", "416 cards", "gen:squares-circles,n=200,seed=1", "connected"}},
+		{[]string{"help"}, []string{"experiment", "lab", "cards"}},
+	} {
+		out := mustRun(t, c.args...)
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("mark1 %s: output lacks %q", strings.Join(c.args, " "), w)
+			}
+		}
+	}
+}
+
+// TestLabCompareOut: compare on a problem of two features writes every file the report
+// names, the figures with their data, the decision boundaries, and the same numbers again.
+func TestLabCompareOut(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"lab", "compare", "--data", "problem:xor", "--methods", "perceptron,pocket,lsq,fisher", "--epochs", "20", "--out", dir}
+	out := mustRun(t, args...)
+	if !strings.Contains(out, "wrote "+dir) {
+		t.Fatalf("output %q", out)
+	}
+	var rep struct {
+		Command string `json:"command"`
+		Tables  []struct {
+			Name string     `json:"name"`
+			Rows [][]string `json:"rows"`
+		} `json:"tables"`
+		Figures []struct{ PNG, CSV string } `json:"figures"`
+		Data    []struct {
+			Method     string  `json:"method"`
+			TrainError float64 `json:"train_error"`
+			Curve      []struct {
+				Epoch       int `json:"epoch"`
+				Corrections int `json:"corrections"`
+			} `json:"curve"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(dir, "report.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rep.Command, "mark1 lab compare --data problem:xor") || len(rep.Data) != 4 {
+		t.Fatalf("report: %+v", rep)
+	}
+	names := map[string]bool{}
+	for _, f := range rep.Figures {
+		names[f.PNG] = true
+		img, err := png.Decode(bytes.NewReader(readFile(t, filepath.Join(dir, f.PNG))))
+		if err != nil || img.Bounds().Dx() < 400 {
+			t.Fatalf("%s: %v", f.PNG, err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(readFile(t, filepath.Join(dir, f.CSV)))).ReadAll()
+		if err != nil || len(rows) < 2 {
+			t.Fatalf("%s: %d rows, %v", f.CSV, len(rows), err)
+		}
+	}
+	if !names["boundaries.png"] || !names["training-error.png"] {
+		t.Fatalf("figures %v", names)
+	}
+	// XOR: the perceptron corrects in every epoch; the pocket ends better than it began.
+	p := rep.Data[0]
+	if p.Method != "perceptron" || len(p.Curve) != 20 {
+		t.Fatalf("perceptron run %+v", p)
+	}
+	for _, c := range p.Curve {
+		if c.Corrections == 0 {
+			t.Fatalf("the perceptron converged on XOR at epoch %d", c.Epoch)
+		}
+	}
+	if rep.Data[1].TrainError > 0.35 {
+		t.Fatalf("pocket error %v on XOR", rep.Data[1].TrainError)
+	}
+	html := string(readFile(t, filepath.Join(dir, "index.html")))
+	if !strings.Contains(html, `<img src="boundaries.png"`) || !strings.Contains(html, "runs.csv") {
+		t.Fatal("index.html lacks the figures or the table")
+	}
+	// The same command, the same numbers (the times aside).
+	again := filepath.Join(t.TempDir(), "again")
+	mustRun(t, append(args[:len(args)-1], again)...)
+	a, b := withoutTimes(t, readFile(t, filepath.Join(dir, "report.json"))), withoutTimes(t, readFile(t, filepath.Join(again, "report.json")))
+	if a != b {
+		t.Fatalf("two runs of the same command differ:\n%s\n%s", a, b)
+	}
+}
+
+// withoutTimes returns a JSON report without what differs from run to run: the command line
+// (its --out), every "seconds" field and the tables' seconds column.
+func withoutTimes(t *testing.T, b []byte) string {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	delete(v, "command")
+	var walk func(x any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			delete(x, "seconds")
+			if cols, ok := x["columns"].([]any); ok {
+				for i, c := range cols {
+					if c == "seconds" {
+						for _, row := range x["rows"].([]any) {
+							row.([]any)[i] = ""
+						}
+					}
+				}
+			}
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(v)
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// TestLabJSON: --json prints the report as JSON, nothing else.
+func TestLabJSON(t *testing.T) {
+	out := mustRun(t, "lab", "compare", "--data", "builtin:ef", "--methods", "mark1,perceptron", "--in-order", "--json")
+	var rep struct {
+		Data []struct {
+			Method      string `json:"method"`
+			Corrections int    `json:"corrections"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if len(rep.Data) != 2 || rep.Data[0].Corrections != rep.Data[1].Corrections || rep.Data[0].Corrections == 0 {
+		t.Fatalf("mark1 and perceptron in order: %+v", rep.Data)
+	}
+	out = mustRun(t, "experiment", "figure4", "--quick", "--json", "--lit", "0.3")
+	var exp struct {
+		Findings []struct{ Record, Measured string } `json:"findings"`
+		Data     struct {
+			R float64 `json:"r"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(out), &exp); err != nil || len(exp.Findings) != 1 || exp.Data.R != 0.3 {
+		t.Fatalf("figure4 JSON: %v, %+v", err, exp)
+	}
+}
+
+// TestCardsExport writes a generated set and reads it back: the same classes, the same cards
+// pixel for pixel, in the same order within each class.
+func TestCardsExport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cards")
+	mustRun(t, "cards", "export", "--data", "gen:leftright,n=10,seed=4", "--out", dir)
+	got, err := images.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := loadCards("gen:leftright,n=10,seed=4", new(images.Loader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Classes, ",") != "left,right" || len(got.Cards) != 10 {
+		t.Fatalf("classes %v, %d cards", got.Classes, len(got.Cards))
+	}
+	// LoadDir gives the classes in name order, each class's cards in file order.
+	k := 0
+	for c := range 2 {
+		for _, w := range want.Cards {
+			if w.Class != c {
+				continue
+			}
+			g := got.Cards[k]
+			k++
+			if g.Class != c || !bytes.Equal(gray(t, g.Image), gray(t, w.Image)) {
+				t.Fatalf("card %s differs from %s", g.Source, w.Source)
+			}
+		}
+	}
+	list := string(readFile(t, filepath.Join(dir, "cards.txt")))
+	if !strings.Contains(list, "left/00000.png gen:leftright,seed=4#0") {
+		t.Fatalf("cards.txt:\n%s", list)
+	}
+	// A built-in set too.
+	mustRun(t, "cards", "export", "--data", "builtin:xe", "--out", filepath.Join(t.TempDir(), "xe"))
+	if _, err := builtin.Load("xe"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gray returns the pixels of a grey card.
+func gray(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	g, ok := img.(*image.Gray)
+	if !ok {
+		t.Fatalf("a %T, not a grey card", img)
+	}
+	return g.Pix
+}
+
+// TestLabInterrupt: Ctrl-C stops a long run at once and writes nothing.
+func TestLabInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cmd := mark1Process(t, dir, "experiment", "squares-circles", "--out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("exit %d (%v), stderr %q", code, err, stderr.String())
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v to stop", d)
+	}
+	if !strings.Contains(stderr.String(), "interrupted by interrupt; nothing written") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("an interrupted run made its --out folder")
+	}
+}
