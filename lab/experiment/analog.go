@@ -315,7 +315,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	r.Condition("idle", fmt.Sprintf("%v machine-hours (a presentation is 3 s; 10,000 hours is over a year)", c.Hours))
 	table := &report.Table{Name: "forget", Title: "Errors and pot drift after idling", Columns: []string{"machine", "hours idle", "training error", "test error", "pot drift (RMS, increments)"}}
 	errFig := &plot.Figure{Name: "forgetting", Title: "Error after idling", XLabel: "machine-hours idle", YLabel: "error", LogX: true,
-		Caption: "the error of each machine after standing idle (log axis; the errors before idling are the levels at the left)"}
+		Caption: "the error of each machine after standing idle (log axis); each machine was trained on its own, and its error before idling is in the table (0 hours)"}
 	driftFig := &plot.Figure{Name: "drift", Title: "How far the pots have moved", XLabel: "machine-hours idle", YLabel: "RMS change of the pot readings (increments)", LogX: true, LogY: true,
 		Caption: "root mean square over every pot of the change in its reading since training ended"}
 	for k, rs := range rows {

@@ -77,7 +77,7 @@ type Experiment struct {
 
 // Historical lists the historical experiments, in the order of the record.
 func Historical() []Experiment {
-	return []Experiment{
+	es := []Experiment{
 		{"letters", "Letters of one typeface, then a second typeface added", "errorless after 40 exposures per letter; 85% correct with a second typeface added", Letters},
 		{"squares-circles", "Squares against circles", "99.8% with 500 A-units and 10,000 training images", SquaresCircles},
 		{"square-diamond", "A square against a diamond", "100% with 1,000 A-units and 60 images", SquareDiamond},
@@ -85,6 +85,27 @@ func Historical() []Experiment {
 		{"xe", "X against E", "no figure survives", XE},
 		{"leftright", "Cards marked left or right (the IBM 704 simulation)", "learned after about 50 trials; 97 of 100 after 30-40 training squares", LeftRight},
 		{"figure4", "Rosenblatt 1958, figure 4: how often an A-unit fires", "P_a against the threshold for (x, y) = (10, 0), (8, 2), (6, 4), (5, 5)", Figure4},
+	}
+	for i := range es {
+		es[i].Run = withQuickNote(es[i].Run)
+	}
+	return es
+}
+
+// withQuickNote makes run's report say when it was a --quick run, if it does not already.
+func withQuickNote(run func(context.Context, Settings) (*report.Report, error)) func(context.Context, Settings) (*report.Report, error) {
+	return func(ctx context.Context, s Settings) (*report.Report, error) {
+		r, err := run(ctx, s)
+		if r == nil || !s.Quick {
+			return r, err
+		}
+		for _, n := range r.Notes {
+			if strings.Contains(n, "--quick") {
+				return r, err
+			}
+		}
+		r.Notes = append(r.Notes, "--quick: fewer cards, epochs or machines than the full run; the figures are a first look, not the record's conditions.")
+		return r, err
 	}
 }
 
@@ -191,7 +212,7 @@ func describeMachine(c machine.Config) string {
 	if c.IsIdeal() {
 		flaws = "ideal (no analog flaw)"
 	}
-	return fmt.Sprintf("%d A-units (x, y, theta) = (%d, %d, %d), %d R-units, %s rule, %s", c.MarkI.AUnits, c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, c.RUnits, c.Rule, flaws)
+	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %d R-units, %s rule, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, c.RUnits, c.Rule, flaws)
 }
 
 // timed runs f and records its wall time in the report.

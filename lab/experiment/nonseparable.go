@@ -149,7 +149,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		r.Notes = append(r.Notes, note)
 		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), pct(run.Perceptron[len(run.Perceptron)-1]),
 			pct(lo)+" to "+pct(hi), pct(run.Pocket[len(run.Pocket)-1]), rose, pct(run.LSQ), tp, tpk, tl)
-		fig := &plot.Figure{Name: cs.name, Title: "Training error, " + cs.name, XLabel: "epoch", YLabel: "error", YMin: 0, YMax: 0.6,
+		fig := &plot.Figure{Name: cs.name, Title: "Training error, " + cs.name, XLabel: "epoch", YLabel: "error", YMin: 0, YMax: 0.75,
 			Caption: "the perceptron's current weights (solid) against the pocket's (dashed); least squares as a level"}
 		var xs []float64
 		for e := range run.Perceptron {
@@ -166,7 +166,6 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 				plot.Series{Name: "perceptron, new cards", X: xs, Y: run.TestP, Style: 1, Dashed: true},
 				plot.Series{Name: "pocket, new cards", X: xs, Y: run.TestPocket, Style: 2, Dashed: true})
 			fig.Series[1].Dashed = false
-			fig.YMax = 0.7
 		}
 		r.Figures = append(r.Figures, fig)
 	}

@@ -326,7 +326,7 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	case tc.recordValue < 0:
 		gap = fmt.Sprintf("No figure to compare. On the training images %s; new images are recognised well only as far as they resemble the training images in place (%s centred, %s anywhere).", learned, pct(median(byShift[0])), pct(median(byShift[2])))
 	default:
-		gap = fmt.Sprintf("The record does not say whether its %s was counted on the 60 training images or on new ones, nor how far the figures moved. On the training images the emulator agrees: %s. On new images it depends on where the figures lie: ", tc.recordShort, learned)
+		gap = fmt.Sprintf("The record does not say whether its figure (%s) was counted on the 60 training images or on new ones, nor how far the figures moved. On the training images the emulator agrees: %s. On new images it depends on where the figures lie: ", tc.recordShort, learned)
 		var met []string
 		best, bestAt := 0.0, ""
 		for i, v := range byShift {

@@ -151,8 +151,26 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
+// NumericColumns reports, for each column, whether every cell in it that is not empty looks
+// like a number (such columns are aligned to the right).
+func (t *Table) NumericColumns() []bool {
+	num := make([]bool, len(t.Columns))
+	for i := range num {
+		num[i] = i > 0 // the first column names the row
+	}
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i < len(num) && c != "" && c != "-" && !numeric(c) {
+				num[i] = false
+			}
+		}
+	}
+	return num
+}
+
 // writeTable writes t with its columns aligned, numbers to the right.
 func writeTable(b *strings.Builder, t *Table) {
+	num := t.NumericColumns()
 	width := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
 		width[i] = utf8.RuneCountInString(c)
@@ -171,7 +189,7 @@ func writeTable(b *strings.Builder, t *Table) {
 				break
 			}
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if i > 0 && numeric(c) {
+			if num[i] {
 				b.WriteString(" " + pad + c)
 			} else {
 				b.WriteString(" " + c + pad)
@@ -291,7 +309,7 @@ func (t *Table) WriteCSV(w io.Writer) error {
 	return err
 }
 
-var page = template.Must(template.New("page").Funcs(template.FuncMap{"isNum": numeric}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -300,6 +318,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{"isNum": nu
 body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.4; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; }
+.scroll { overflow-x: auto; } .scroll table { font-size: 0.9em; }
 th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .finding { border-left: 4px solid #48c; padding: 0.2em 0 0.2em 1em; margin: 1em 0; }
@@ -323,9 +342,9 @@ code { background: #f4f4f4; padding: 0 0.2em; } .note { color: #444; }
 <dt>gap</dt><dd>{{.Gap}}</dd></dl></div>
 {{end}}{{end}}
 {{range .Tables}}<h2>{{.Title}}</h2>
-<table><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td{{if isNum .}} class="num"{{end}}>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+<div class="scroll"><table><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{$num := .NumericColumns}}{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $num $i}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</table></div>
 {{with .Note}}<p class="note">{{.}}</p>{{end}}
 <p><a href="{{.Name}}.csv">{{.Name}}.csv</a></p>
 {{end}}
