@@ -65,7 +65,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	}
 	long, short := 400, 200
 	if s.Quick {
-		long, short = 40, 20
+		long, short = 30, 15
 	}
 	cases := []letterCase{
 		{"one typeface, 1 card per letter", "the 26 letters in Go Bold, one card each (cap height 34 px, about 11 cells, all at the same place)", subset(one, "builtin:letters (first card of each letter)", first26), nil, 1, long, nil},
