@@ -181,6 +181,7 @@ func runReport(of *outFlags, name string, stdout, stderr io.Writer, cmdline stri
 	ctx, cancel := signalContext(stop)
 	defer cancel()
 	bar := newLabBar(stderr, of.json, name)
+	start := time.Now()
 	rep, err := run(ctx, bar.update)
 	bar.finish()
 	if sig := stop.signal(); sig != nil {
@@ -192,6 +193,9 @@ func runReport(of *outFlags, name string, stdout, stderr io.Writer, cmdline stri
 		return err
 	}
 	rep.Command = cmdline
+	if rep.Seconds == 0 {
+		rep.Seconds = time.Since(start).Seconds()
+	}
 	if of.out != "" {
 		err := rep.WriteDir(of.out)
 		if sig := stop.signal(); sig != nil {

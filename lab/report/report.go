@@ -147,6 +147,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, 89, "      "))
 	}
+	if r.Seconds > 0 {
+		fmt.Fprintf(&b, "\nrun time: %.1f s\n", r.Seconds)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
