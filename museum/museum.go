@@ -63,7 +63,9 @@ type Game struct {
 	touching  bool
 	touchAt   image.Point
 	mouseAt   image.Point
+	mouseSeen bool // the cursor has been seen on the screen (its first position is not a move)
 	mouseDown bool
+	touchEnd  time.Time
 	lastMove  time.Time
 	hidden    bool
 
@@ -79,6 +81,8 @@ type Game struct {
 	uploads  []time.Duration // time to paint and hand it to ebiten
 	between  []time.Duration // wall time between two Draw calls
 	skipped  int
+	lastStat time.Time
+	statFrom int
 }
 
 // New returns the Game for session s; ctx ends it.
@@ -153,6 +157,13 @@ func (g *Game) Update() error {
 	if g.opts.Kiosk {
 		g.cursor(now)
 	}
+	if g.opts.Stats != nil && now.Sub(g.lastStat) >= 10*time.Second {
+		if !g.lastStat.IsZero() {
+			fmt.Fprintf(g.opts.Stats, "museum: %.1f FPS, %.1f TPS; paint (view) over the last %d frames: %s\n",
+				ebiten.ActualFPS(), ebiten.ActualTPS(), len(g.builds)-g.statFrom, summary(g.builds[g.statFrom:]))
+		}
+		g.lastStat, g.statFrom = now, len(g.builds)
+	}
 	return nil
 }
 
@@ -160,7 +171,14 @@ func (g *Game) Update() error {
 func (g *Game) input(now time.Time) {
 	x, y := ebiten.CursorPosition()
 	p := image.Pt(x, y)
-	if p != g.mouseAt {
+	onScreen := p.In(image.Rect(0, 0, view.Width, view.Height))
+	if !g.mouseSeen && onScreen {
+		// A browser reports a position before the pointer has been anywhere.
+		g.mouseAt, g.mouseSeen = p, true
+	}
+	// A browser follows a touch with mouse events of its own: they are not a second press.
+	fromTouch := g.touching || now.Sub(g.touchEnd) < time.Second
+	if p != g.mouseAt && g.mouseSeen && onScreen && !fromTouch {
 		g.mouseAt, g.lastMove = p, now
 		g.con.MouseMoved()
 		if g.mouseDown {
@@ -169,7 +187,7 @@ func (g *Game) input(now time.Time) {
 			g.con.Hover(p)
 		}
 	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && !fromTouch {
 		g.mouseDown = true
 		g.con.Down(p, false)
 	}
@@ -187,7 +205,7 @@ func (g *Game) input(now time.Time) {
 			g.con.Down(g.touchAt, true)
 		}
 	} else if inpututil.IsTouchJustReleased(g.touch) {
-		g.touching = false
+		g.touching, g.touchEnd = false, now
 		g.con.Up(g.touchAt, true)
 	} else {
 		q := image.Pt(ebiten.TouchPosition(g.touch))

@@ -13,12 +13,16 @@ const browser = true
 // args returns the page's query string as flags: ?experiment=shapes&speed=10 is
 // --experiment shapes --speed 10, and a parameter with no value (?ideal) is a bare flag.
 func args() []string {
-	q, err := url.ParseQuery(js.Global().Get("location").Get("search").String()[min(1, len(js.Global().Get("location").Get("search").String())):])
+	search := js.Global().Get("location").Get("search").String()
+	if len(search) > 0 && search[0] == '?' {
+		search = search[1:]
+	}
+	q, err := url.ParseQuery(search)
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain"} {
+	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain", "stats"} {
 		for _, v := range q[name] {
 			if v == "" {
 				out = append(out, "--"+name)
