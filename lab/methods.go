@@ -51,6 +51,36 @@ func NewCardProblem(cfg machine.Config, train, test *images.Set) (*Problem, erro
 	return p, nil
 }
 
+// NewMachineProblem is a problem of cards for the mark1 methods alone: the samples carry their
+// classes but no features (the learners need NewCardProblem's). It checks that the machine cfg
+// describes can take the cards, and costs no memory for features.
+func NewMachineProblem(cfg machine.Config, train, test *images.Set) (*Problem, error) {
+	m, err := featureMachine(cfg, train.Classes)
+	if err != nil {
+		return nil, err
+	}
+	labels := func(set *images.Set) (*learn.Data, error) {
+		d := &learn.Data{Classes: train.Classes, X: make([][]float64, len(set.Cards)), Y: make([]int, len(set.Cards))}
+		for i, c := range set.Cards {
+			d.X[i] = []float64{}
+			if d.Y[i] = m.ClassIndex(set.Classes[c.Class]); d.Y[i] < 0 {
+				return nil, fmt.Errorf("lab: %s: class %q is not among the training classes", set.Name, set.Classes[c.Class])
+			}
+		}
+		return d, nil
+	}
+	p := &Problem{Name: train.Name, Config: &cfg, TrainCards: train, TestCards: test, Board: m.Board()}
+	if p.Train, err = labels(train); err != nil {
+		return nil, err
+	}
+	if test != nil {
+		if p.Test, err = labels(test); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
 // Method names what to run. Learners on the features: "perceptron" (fixed increment, online),
 // "batch" (fixed increment, batch), "variable" (variable increment with Options.Margin and
 // Options.Schedule), "pocket" (Gallant's pocket with ratchet), "lsq" (least squares by the

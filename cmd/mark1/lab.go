@@ -229,6 +229,7 @@ type cardArgs struct {
 	data, test string
 	epochs     int
 	seeds      int
+	loader     *images.Loader
 }
 
 func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs int) *cardArgs {
@@ -277,6 +278,7 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 		err = lerr
 		return
 	}
+	c.loader = loader
 	if train, err = loadCards(c.data, loader); err != nil {
 		err = budgetHint(err)
 		return
@@ -452,8 +454,8 @@ func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	case *epochs < 2 || *epochs > 100000:
 		return usageErr(fmt.Sprintf("--epochs %d: want 2..100000", *epochs))
-	case *cards < 2 || *cards > 100000:
-		return usageErr(fmt.Sprintf("--cards %d: want 2..100000", *cards))
+	case *cards < 2 || *cards > 20000:
+		return usageErr(fmt.Sprintf("--cards %d: want 2..20000", *cards))
 	}
 	if err := of.check(); err != nil {
 		return err
@@ -557,6 +559,18 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		train, test, cfg, err := c.load(args)
 		if err != nil {
 			return err
+		}
+		// The learners work on the A-unit states of every card, one float64 each.
+		board, err := machine.BuildBoard(cfg)
+		if err != nil {
+			return err
+		}
+		cards := len(train.Cards)
+		if test != nil {
+			cards += len(test.Cards)
+		}
+		if err := c.loader.Reserve("the A-unit features", int64(cards)*int64(board.Len())*8); err != nil {
+			return budgetHint(err)
 		}
 		if p, err = lab.NewCardProblem(cfg, train, test); err != nil {
 			return err

@@ -74,7 +74,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	for k := range c.Seeds {
 		cfg := c.Machine
 		cfg.Seed = c.Machine.Seed + uint64(k)
-		p, err := lab.NewCardProblem(cfg, c.Train, c.Test)
+		p, err := lab.NewMachineProblem(cfg, c.Train, c.Test)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 		if err := cfg.MarkI.Validate(); err != nil {
 			return aunitsRun{}, err
 		}
-		p, err := lab.NewCardProblem(cfg, c.Train, c.Test)
+		p, err := lab.NewMachineProblem(cfg, c.Train, c.Test)
 		if err != nil {
 			return aunitsRun{}, err
 		}
@@ -143,7 +143,7 @@ func medianRunCurve(name string, runs []lab.Run, test bool, style int) plot.Seri
 func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	start := time.Now()
 	c.defaults()
-	p, err := lab.NewCardProblem(c.Machine, c.Train, c.Test)
+	p, err := lab.NewMachineProblem(c.Machine, c.Train, c.Test)
 	if err != nil {
 		return nil, err
 	}
