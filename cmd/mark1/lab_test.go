@@ -296,7 +296,7 @@ func TestLabInterrupt(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	cmd := mark1Process(t, dir, "experiment", "squares-circles", "--out", out)
+	cmd := mark1Process(t, dir, "lab", "compare", "--data", "builtin:letters", "--methods", "mark1-analog,pocket", "--epochs", "100000", "--keep-going", "--out", out)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

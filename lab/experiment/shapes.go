@@ -126,6 +126,9 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 // trainShapes trains a machine of cfg on train, evaluating a copy on test after each epoch,
 // for at most epochs (stopping after an errorless one).
 func trainShapes(ctx context.Context, cfg machine.Config, train, test *images.Set, epochs int) (shapeRun, error) {
+	if err := ctx.Err(); err != nil {
+		return shapeRun{}, err
+	}
 	m, err := machine.New(cfg, train.Classes)
 	if err != nil {
 		return shapeRun{}, err
@@ -136,6 +139,9 @@ func trainShapes(ctx context.Context, cfg machine.Config, train, test *images.Se
 	}
 	var td *machine.Deck
 	if test != nil {
+		if err := ctx.Err(); err != nil {
+			return shapeRun{}, err
+		}
 		if td, err = m.Prepare(test); err != nil {
 			return shapeRun{}, err
 		}
