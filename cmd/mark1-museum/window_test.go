@@ -1,0 +1,275 @@
+//go:build museumwindow
+
+// These tests run the real mark1-museum (and mark1 museum) under a display: scripts/museum-test.sh
+// runs them under Xvfb with -tags museumwindow. Without the tag there are no tests here.
+
+package main
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view"
+)
+
+var bin string // the built mark1-museum, and mark1 beside it
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mark1-museum-test")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "mark1-museum")
+	for _, b := range [][2]string{{bin, "."}, {filepath.Join(dir, "mark1"), "../mark1"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			os.Stderr.Write(out)
+			panic(err)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func runMuseum(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func readShot(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds() != image.Rect(0, 0, view.Width, view.Height) {
+		t.Fatalf("screenshot %v, want %dx%d", img.Bounds(), view.Width, view.Height)
+	}
+	return img
+}
+
+// near counts the pixels of img in r within tol of c in every channel.
+func near(img image.Image, r image.Rectangle, c color.RGBA, tol float64) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if math.Abs(float64(cr>>8)-float64(c.R)) <= tol && math.Abs(float64(cg>>8)-float64(c.G)) <= tol && math.Abs(float64(cb>>8)-float64(c.B)) <= tol {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func meanDiff(a, b image.Image, r image.Rectangle) float64 {
+	var sum float64
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			sum += math.Abs(float64(r1)-float64(r2)) + math.Abs(float64(g1)-float64(g2)) + math.Abs(float64(b1)-float64(b2))
+		}
+	}
+	return sum / 257 / 3 / float64(r.Dx()*r.Dy())
+}
+
+// reference draws the title bar and control panel of an experiment's new machine in training.
+func reference(t *testing.T, name string) image.Image {
+	set, err := builtin.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.New(machine.Default(), set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := &session.Frame{Seq: 1, Experiment: name, Classes: m.Classes(), Codes: m.Codes(), Board: m.Board(), Range: 64,
+		Cards: len(set.Cards), Mode: session.Training, Speed: session.Historical, Answer: -1, Want: -1, Card: -1}
+	m.Snapshot(&fr.Machine, true)
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.Draw(fr, &view.UI{Zoom: -1}, time.Now())
+}
+
+var (
+	titleRect    = image.Rect(0, 0, 740, 58)
+	controlRect  = image.Rect(16, 836, 1380, 1076)
+	lampRect     = image.Rect(476, 200, 908, 420)
+	retinaRect   = image.Rect(34, 392, 434, 792)
+	racksRect    = image.Rect(924, 198, 1904, 820)
+	amber        = color.RGBA{255, 178, 64, 255}
+	pointerRed   = color.RGBA{240, 100, 90, 255}
+	pointerBlue  = color.RGBA{95, 165, 245, 255}
+	experimentRe = regexp.MustCompile(`"experiment": "([a-z]+)"`)
+)
+
+// TestScreenshot opens the museum on a machine trained three epochs, takes a screenshot after
+// 40 frames, and checks what it must show: the title and control panel as the view draws
+// them, lamps lit on the A-unit panel and the retina, the racks' pointers turned red and blue
+// by learning; and the machine saved for the next start, which resumes it.
+func TestScreenshot(t *testing.T) {
+	dir := t.TempDir()
+	shot := filepath.Join(t.TempDir(), "museum.png")
+	out, err := runMuseum(t, nil, "--state-dir", dir, "--pretrain", "3", "--screenshot", shot, "--frames", "40", "--stats")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	img := readShot(t, shot)
+	if dst := os.Getenv("MARK1_MUSEUM_SHOT"); dst != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(dst, b, 0o644)
+	}
+	ref := reference(t, "letters")
+	for _, c := range []struct {
+		name string
+		r    image.Rectangle
+	}{{"title", titleRect}, {"control panel", controlRect}} {
+		if d := meanDiff(img, ref, c.r); d > 8 {
+			t.Errorf("the %s differs from the view's drawing by %.1f on average", c.name, d)
+		}
+	}
+	if n := near(img, lampRect, amber, 40); n < 100 {
+		t.Errorf("%d amber pixels on the A-unit lamps", n)
+	}
+	if n := near(img, retinaRect, amber, 40); n < 100 {
+		t.Errorf("%d amber pixels on the retina", n)
+	}
+	red, blue := near(img, racksRect, pointerRed, 45), near(img, racksRect, pointerBlue, 45)
+	if red < 2000 || blue < 2000 {
+		t.Errorf("racks: %d red and %d blue pointer pixels after three epochs", red, blue)
+	}
+	// Saved, and resumed.
+	body, err := os.ReadFile(filepath.Join(dir, "session.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), `"epoch": 3`) && !strings.Contains(string(body), `"epoch": 4`) {
+		t.Errorf("session.json after three epochs: %s", body)
+	}
+	if _, err := machine.Load(filepath.Join(dir, "letters.state")); err != nil {
+		t.Fatal(err)
+	}
+	shot2 := filepath.Join(t.TempDir(), "resumed.png")
+	if out, err := runMuseum(t, nil, "--state-dir", dir, "--experiment", "ef", "--screenshot", shot2, "--frames", "5"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	img2 := readShot(t, shot2)
+	if d := meanDiff(img2, ref, titleRect); d > 8 {
+		t.Errorf("the resumed museum is not on letters (title differs by %.1f)", d)
+	}
+	if red := near(img2, racksRect, pointerRed, 45); red < 2000 {
+		t.Errorf("the resumed museum's racks show %d red pointer pixels: not the trained machine", red)
+	}
+	body, _ = os.ReadFile(filepath.Join(dir, "session.json"))
+	if m := experimentRe.FindStringSubmatch(string(body)); m == nil || m[1] != "letters" {
+		t.Errorf("session.json after resuming: %s", body)
+	}
+}
+
+// A kiosk opens full screen and ends cleanly on SIGTERM, saving the machine.
+func TestKioskSIGTERMSaves(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "--kiosk", "--state-dir", dir, "--speed", "max", "--experiment", "shapes")
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	cmd.Process.Signal(syscall.SIGTERM)
+	errc := make(chan error, 1)
+	go func() { errc <- cmd.Wait() }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("after SIGTERM: %v\n%s", err, out)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the kiosk did not end on SIGTERM\n%s", out)
+	}
+	m, err := machine.Load(filepath.Join(dir, "shapes.state"))
+	if err != nil {
+		t.Fatalf("no state saved on SIGTERM: %v", err)
+	}
+	if m.Presentations() == 0 {
+		t.Errorf("the saved machine has shown no card")
+	}
+}
+
+// Without a display the museum says so in one line, without a panic or a stack, and exits 1.
+func TestNoDisplay(t *testing.T) {
+	for _, env := range [][]string{{"DISPLAY="}, {"DISPLAY=:987"}} {
+		out, err := runMuseum(t, env, "--state-dir", "")
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 || strings.Count(out, "\n") != 1 || strings.Contains(out, "panic") ||
+			strings.Contains(out, "goroutine") || !strings.Contains(out, "mark1 demo") {
+			t.Errorf("%v: %v, output %q: want exit 1 and one line naming the headless commands", env, err, out)
+		}
+	}
+}
+
+// mark1 museum finds mark1-museum beside it and runs it.
+func TestMark1Museum(t *testing.T) {
+	shot := filepath.Join(t.TempDir(), "via-mark1.png")
+	cmd := exec.Command(filepath.Join(filepath.Dir(bin), "mark1"), "museum", "--state-dir", "", "--experiment", "shapes", "--screenshot", shot, "--frames", "5")
+	cmd.Env = append(os.Environ(), "MARK1_MUSEUM=", "PATH=/usr/bin:/bin")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	img := readShot(t, shot)
+	if d := meanDiff(img, reference(t, "shapes"), titleRect); d > 8 {
+		t.Errorf("mark1 museum --experiment shapes: title differs by %.1f from the view's", d)
+	}
+}
+
+var betweenRe = regexp.MustCompile(`between frames: \d+ samples, mean ([0-9.]+) ms`)
+
+// Training at full speed does not lower the frame rate: the machine runs on its own
+// goroutine. Every frame is painted in screenshot mode, so the two runs do the same drawing.
+func TestFrameRateWhileTraining(t *testing.T) {
+	rates := map[string]float64{}
+	for _, speed := range []string{"1", "max"} {
+		out, err := runMuseum(t, nil, "--state-dir", "", "--fullscreen", "--speed", speed, "--attract", "0",
+			"--screenshot", filepath.Join(t.TempDir(), "s.png"), "--frames", "300", "--stats")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		m := betweenRe.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no frame timings in %q", out)
+		}
+		ms, _ := strconv.ParseFloat(m[1], 64)
+		rates[speed] = 1000 / ms
+		t.Logf("speed %s: %.1f frames per second\n%s", speed, rates[speed], out)
+	}
+	if rates["max"] < 0.8*rates["1"] {
+		t.Errorf("%.1f frames per second while training at full speed, %.1f at the original pace", rates["max"], rates["1"])
+	}
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# museum-test.sh: the museum's tests that need a display or a browser, for make test.
+#  - installs what the window needs to build and run headless (X and GL headers, Xvfb, xauth,
+#    Chromium), saying so, with scripts/need.sh;
+#  - checks the cross-builds: the browser build (GOOS=js GOARCH=wasm), mark1 without cgo, and
+#    that mark1 does not depend on ebiten;
+#  - vets the window's tagged test files;
+#  - runs the window's tests (-tags museumwindow: package museum and the real mark1-museum
+#    binary: screenshots checked for what they show, resume, SIGTERM, no display, frame rate
+#    while training at full speed) under xvfb-run;
+#  - builds the browser version and loads it in headless Chromium (cmd/mark1 TestBrowser);
+#  - runs the soak test for MARK1_SOAK (default 30s).
+# Without the tag, "go test ./..." has no window tests and never links ebiten's GLFW.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go=${GO:-go}
+bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
+	libxrandr-dev libxxf86vm-dev xvfb xauth chromium
+
+echo "museum-test: cross-builds"
+GOOS=js GOARCH=wasm "$go" build -o /dev/null ./cmd/mark1-museum
+CGO_ENABLED=0 "$go" build -o /dev/null ./cmd/mark1
+if "$go" list -deps ./cmd/mark1 | grep -q '^github.com/hajimehoshi/ebiten'; then
+	echo "museum-test: cmd/mark1 depends on ebiten" >&2
+	exit 1
+fi
+"$go" vet -tags museumwindow ./museum/ ./cmd/mark1-museum/
+
+echo "museum-test: the window under Xvfb"
+xvfb-run -a -s "-screen 0 1920x1080x24" "$go" test -count=1 -tags museumwindow ./museum/ ./cmd/mark1-museum/
+
+echo "museum-test: the browser version in headless Chromium"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bash scripts/web-build.sh "$tmp/web" >/dev/null
+MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^TestBrowser$' ./cmd/mark1/
+
+echo "museum-test: soak for ${MARK1_SOAK:=30s}"
+MARK1_SOAK=$MARK1_SOAK "$go" test -count=1 -run '^TestSoak$' -v ./museum/console/ | grep -E 'soak:|^(ok|FAIL|---)'
