@@ -5,7 +5,7 @@ STATICCHECK_VERSION := v0.8.2
 FUZZTIME    ?= 20000x
 # Packages whose results must be the same bit for bit on amd64 and arm64, and the tests that
 # prove it (golden digests), run compiled for arm64 under qemu.
-ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine
+ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen
 
 .PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean
 
@@ -68,7 +68,8 @@ bench:
 ## the Go toolchain's known "context deadline exceeded" race with no crasher is retried).
 fuzz:
 	@for t in "FuzzRead ./patchboard/" "FuzzReadState ./machine/" "FuzzReadStateBody ./machine/" \
-		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/"; do \
+		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/" \
+		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
 	done
 

@@ -27,11 +27,11 @@ const genCardBytes = 60*60 + images.CardOverhead
 // loadCards reads a card spec: gen:KIND,key=value,... (a seeded generated set, see
 // images/gen), or anything loadData reads (builtin:NAME, idx:IMAGES,LABELS, a folder). A
 // generated set's memory is charged to the loader's budget before it is drawn.
-func loadCards(spec string, l *images.Loader) (*images.Set, error) {
-	text, ok := strings.CutPrefix(spec, "gen:")
-	if !ok {
-		return loadData(spec, l)
-	}
+func loadCards(spec string, l *images.Loader) (*images.Set, error) { return loadData(spec, l) }
+
+// loadGen generates the cards of a gen: spec within the loader's budget.
+func loadGen(spec string, l *images.Loader) (*images.Set, error) {
+	text, _ := strings.CutPrefix(spec, "gen:")
 	s, err := gen.Parse(text)
 	if err != nil {
 		return nil, usageErr(fmt.Sprintf("%q: %s", spec, strings.TrimPrefix(err.Error(), "gen: ")))

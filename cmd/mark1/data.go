@@ -22,7 +22,9 @@ func loadData(spec string, l *images.Loader) (*images.Set, error) {
 func loadSpec(spec string, l *images.Loader) (*images.Set, error) {
 	switch {
 	case spec == "":
-		return nil, usageErr("--data is required (builtin:NAME, idx:IMAGES,LABELS or a folder)")
+		return nil, usageErr("--data is required (builtin:NAME, gen:KIND[,key=value...], idx:IMAGES,LABELS or a folder)")
+	case strings.HasPrefix(spec, "gen:"):
+		return loadGen(spec, l)
 	case strings.HasPrefix(spec, "builtin:"):
 		return builtin.Load(strings.TrimPrefix(spec, "builtin:"))
 	case strings.HasPrefix(spec, "idx:"):

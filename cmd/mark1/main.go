@@ -84,7 +84,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nusage: mark1 COMMAND [flags]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n  %-9s   %s\n", c.name, c.args, "", c.help)
+		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", c.name, c.args, "", c.help)
 	}
 	fmt.Fprintln(w, "\nRun \"mark1 COMMAND -h\" for a command's flags.")
 }
