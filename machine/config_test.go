@@ -374,3 +374,43 @@ func TestSetRule(t *testing.T) {
 		t.Fatal("rule not switched, or a bad rule accepted")
 	}
 }
+
+// TestClone checks that a clone is the saved-and-loaded machine: the same state file, and the
+// same epochs after.
+func TestClone(t *testing.T) {
+	set := loadSet(t, "ef")
+	for _, cfg := range []Config{Default(), Default().Ideal()} {
+		m, d := newMachine(t, cfg, set)
+		m.Epoch(d, nil)
+		c, err := m.Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b bytes.Buffer
+		m.WriteState(&a)
+		c.WriteState(&b)
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatal("the clone's state differs")
+		}
+		for range 2 {
+			if x, y := m.Epoch(d, nil), c.Epoch(d, nil); x != y {
+				t.Fatalf("after cloning: %+v and %+v", x, y)
+			}
+		}
+		if m.Board() == c.Board() {
+			t.Fatal("the clone shares the board's scratch space")
+		}
+	}
+}
+
+func BenchmarkClone(b *testing.B) {
+	set := loadSet(b, "ef")
+	m, d := newMachine(b, Default(), set)
+	m.Epoch(d, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := m.Clone(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

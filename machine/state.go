@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"strconv"
@@ -138,18 +139,47 @@ func (m *Machine) Save(path string) error {
 	})
 }
 
-// Clone returns an independent copy of the machine, which continues exactly as m would. It
-// fails for a machine with racks that are not simulated.
+// Clone returns an independent copy of the machine, which continues exactly as m would (it is
+// what saving and loading give, without the file). It fails for a machine with racks that are
+// not Staters.
 func (m *Machine) Clone() (*Machine, error) {
-	var buf bytes.Buffer
-	if err := m.WriteState(&buf); err != nil {
-		return nil, err
-	}
-	c, err := ReadState(&buf, "clone")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cfg := m.cfg
+	// The board's units are read only; its scratch space is per board.
+	cfg.Board = &patchboard.Board{Units: m.board.Units, FanOut: m.board.FanOut}
+	cfg.Codes, cfg.Coding = m.codes, CodingTable
+	c, err := New(cfg, m.classes)
 	if err != nil {
 		return nil, err
 	}
-	c.obs = m.obs
+	c.cfg.Coding, c.cfg.Codes, c.coding = m.cfg.Coding, m.cfg.Codes, m.coding
+	for r, rack := range m.racks {
+		s, ok := rack.(Stater)
+		if !ok {
+			return nil, fmt.Errorf("machine: rack %d: %w", r, errNotSimulated)
+		}
+		if err := c.racks[r].(Stater).SetState(s.State()); err != nil {
+			return nil, fmt.Errorf("machine: clone: rack %d: %w", r, err)
+		}
+	}
+	if err := c.retina.SetState(m.retina.State()); err != nil {
+		return nil, fmt.Errorf("machine: clone: %w", err)
+	}
+	for _, p := range [][2]*rand.PCG{{m.noiseSrc, c.noiseSrc}, {m.orderSrc, c.orderSrc}} {
+		b, err := p[0].MarshalBinary()
+		if err == nil {
+			err = p[1].UnmarshalBinary(b)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("machine: clone: %w", err)
+		}
+	}
+	c.clock, c.count, c.obs = m.clock, m.count, m.obs
+	c.s, c.ev.Card, c.ev.Class, c.ev.Predicted, c.ev.Learning = m.s, m.ev.Card, m.ev.Class, m.ev.Predicted, m.ev.Learning
+	copy(c.a, m.a)
+	c.active = append(c.active[:0], m.active...)
+	copy(c.sums, m.sums)
 	return c, nil
 }
 
