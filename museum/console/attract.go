@@ -121,9 +121,17 @@ func (a *attract) tick(c *Console, f *session.Frame) {
 }
 
 // showFiringUnit chooses an A-unit that fires on the card in the holder, for the narration.
-func (c *Console) showFiringUnit(f *session.Frame) {
-	for a := range c.nUnits {
-		if a/64 < len(f.Machine.A) && f.Machine.A[a/64]>>(a%64)&1 == 1 {
+func (c *Console) showFiringUnit(f *session.Frame) { c.followFiring(f) }
+
+// followFiring shows the wiring of an A-unit that fires on the card in the holder: the one
+// shown if it fires, else the next that does.
+func (c *Console) followFiring(f *session.Frame) {
+	fires := func(a int) bool { return a/64 < len(f.Machine.A) && f.Machine.A[a/64]>>(a%64)&1 == 1 }
+	if c.nUnits == 0 || fires(c.UI.Unit) {
+		return
+	}
+	for i := 1; i < c.nUnits; i++ {
+		if a := (c.UI.Unit + i) % c.nUnits; fires(a) {
 			c.UI.Unit = a
 			return
 		}

@@ -105,7 +105,13 @@ type Console struct {
 	nClasses   int
 	frameKind  session.Kind
 	frameMode  session.Mode
+	frameSeq   uint64
+	unitChosen time.Time // when the visitor last chose an A-unit
 }
+
+// unitFollows is how long an A-unit the visitor chose stays shown; after it, the plug-board
+// shows the wiring of an A-unit that fires on the card in the holder.
+const unitFollows = 2 * time.Minute
 
 // New returns a console that gives its commands to cmd and finds parts with screen.
 func New(cmd Commands, screen Screen, opts Options) *Console {
@@ -164,6 +170,12 @@ func (c *Console) Tick(now time.Time, f *session.Frame) {
 	}
 	if c.UI.Zoom >= len(f.Machine.Pots) {
 		c.UI.Zoom = -1
+	}
+	if f.Seq != c.frameSeq {
+		c.frameSeq = f.Seq
+		if c.unitChosen.IsZero() || now.Sub(c.unitChosen) > unitFollows {
+			c.followFiring(f)
+		}
 	}
 	if c.drawing && c.inked && now.Sub(c.lastShown) >= presentEvery {
 		c.present()
@@ -319,17 +331,17 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 		c.clearDrawing()
 		return
 	case view.PartUnitPrev:
-		c.UI.Unit = (c.UI.Unit + c.nUnits - 1) % c.nUnits
+		c.UI.Unit, c.unitChosen = (c.UI.Unit+c.nUnits-1)%c.nUnits, c.now
 		return
 	case view.PartUnitNext:
-		c.UI.Unit = (c.UI.Unit + 1) % c.nUnits
+		c.UI.Unit, c.unitChosen = (c.UI.Unit+1)%c.nUnits, c.now
 		return
 	case view.PartZoomClose:
 		c.UI.Zoom = -1
 		return
 	case view.PartLamp:
 		if part.Index >= 0 && part.Index < c.nUnits {
-			c.UI.Unit = part.Index
+			c.UI.Unit, c.unitChosen = part.Index, c.now
 		}
 	case view.PartRack:
 		if c.UI.Zoom < 0 {
@@ -339,7 +351,7 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 		if c.UI.Zoom < 0 {
 			c.UI.Zoom = part.Index
 		} else if part.Sub < c.nUnits {
-			c.UI.Unit = part.Sub
+			c.UI.Unit, c.unitChosen = part.Sub, c.now
 		}
 	}
 	// Any other part: show what it is (a touch has no hover).

@@ -205,6 +205,10 @@ func TestDrawAndTeach(t *testing.T) {
 
 func TestBrowseAndZoom(t *testing.T) {
 	d := newDesk(t, "letters")
+	// Until the visitor chooses one, the plug-board shows an A-unit that fires.
+	if u := d.c.UI.Unit; d.f.Machine.A[u/64]>>(u%64)&1 != 1 {
+		t.Errorf("A-unit %d shown, which does not fire", u)
+	}
 	d.tap(d.find(view.PartLamp, 100))
 	if d.c.UI.Unit != 100 || d.c.UI.Hover.Kind != view.PartLamp {
 		t.Errorf("lamp tap: unit %d, hover %v", d.c.UI.Unit, d.c.UI.Hover)
