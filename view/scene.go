@@ -991,7 +991,7 @@ func (sc *Scene) drawCurve(dst *image.RGBA, f *session.Frame) {
 			b = strconv.AppendInt(b, int64(first+len(hist)-1), 10)
 			textRight(dst, sc.fSmall, max(p.Min.X+90, p.Min.X+len(hist)*barW), p.Max.Y+18, b, colTextDim)
 		}
-	} else {
+	} else if f.EpochDone == 0 {
 		text(dst, sc.fSmall, p.Min.X+8, p.Min.Y+p.Dy()/2, "no epoch finished yet", colTextFaint)
 	}
 	sc.buf = b

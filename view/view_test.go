@@ -85,6 +85,14 @@ func screens(t testing.TB) []screen {
 	tf.Tested, tf.TestDone, tf.TestCorrect = true, 8, 7
 	tf.Speed = 10
 	out = append(out, screen{name: "test", frame: tf, ui: view.UI{Zoom: -1, Unit: 300}})
+
+	// The attract mode's narration, its subject ringed.
+	a5 := lt.m.Present(&lt.deck.Stimuli[5])
+	af := lt.frame(session.TrainCard, session.Training, 5, lt.deck.Class[5], a5)
+	af.EpochDone = 6
+	out = append(out, screen{name: "attract", frame: af, ui: view.UI{Zoom: -1, Unit: 40, Attract: true,
+		Note:      "The weights are potentiometers in racks, turned by electric motors. When the answer is wrong, the motors turn the weights of the firing A-units toward the right answer: they glow amber as they turn.",
+		Highlight: view.Part{Kind: view.PartRack, Index: -1}, Elapsed: 400 * time.Millisecond}})
 	return out
 }
 
