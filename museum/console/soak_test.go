@@ -18,7 +18,8 @@ import (
 // session training at full speed and saving often, a console pressed by a scripted visitor
 // (experiments, resets, the rule switch, speeds, drawings, lessons, tests, zooms) and left to
 // its attract mode, and the drawing of a frame after every step. The heap must stay flat. It
-// runs for MARK1_SOAK (a duration; 4 s when unset).
+// runs for MARK1_SOAK (a duration; 4 s when unset); a run of 15 s or more must cover at least
+// a day of machine time (scripts/museum-test.sh runs 30 s: about 50 days).
 func TestSoak(t *testing.T) {
 	dur := 4 * time.Second
 	if v := os.Getenv("MARK1_SOAK"); v != "" {
@@ -176,8 +177,8 @@ func TestSoak(t *testing.T) {
 	if last > first+4<<20 || hi > lo+8<<20 {
 		t.Errorf("the heap grew: %.1f MB to %.1f MB (range %.1f..%.1f MB)", mb(first), mb(last), mb(lo), mb(hi))
 	}
-	if days < 1 {
-		t.Errorf("only %.2f days of machine time", days)
+	if dur >= 15*time.Second && days < 1 {
+		t.Errorf("only %.2f days of machine time in %v", days, dur)
 	}
 }
 
