@@ -223,3 +223,14 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// An empty frame (nothing published yet) draws without a fault.
+func TestDrawEmptyFrame(t *testing.T) {
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ui := range []*view.UI{{Zoom: -1}, {Zoom: 2, Hover: view.Part{Kind: view.PartDial, Index: 2, Sub: 3}}, {Zoom: -1, Unit: 5, Hover: view.Part{Kind: view.PartLamp, Index: 5}}} {
+		sc.Draw(&session.Frame{Answer: -1, Want: -1, Card: -1}, ui, time.Now())
+	}
+}

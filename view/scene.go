@@ -245,7 +245,11 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 	}
 	// Column 2.
 	panel(dst, l.lampPanel)
-	for a := range f.Board.Len() {
+	lamps := 0
+	if f.Board != nil {
+		lamps = f.Board.Len()
+	}
+	for a := range min(lamps, lampCols*16) {
 		c := l.lampCentre(a)
 		sc.lampOn.draw(dst, c.X, c.Y, colAmberDim)
 	}
@@ -297,7 +301,7 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 			if sc.unused[r] {
 				textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, "not used here", colTextFaint)
 			}
-			for p := range len(f.Machine.Pots[r]) {
+			for p := range min(len(f.Machine.Pots[r]), dialCols*dialRows) {
 				c := l.dialCentre(r, p)
 				face := colDialFace
 				if p == len(f.Machine.Pots[r])-1 {
@@ -380,7 +384,7 @@ func (sc *Scene) drawZoomBackground(f *session.Frame) {
 	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, "RACK R"+strconv.Itoa(r+1), colText)
 	text(dst, sc.fLabel, l.zoom.Min.X+230, l.zoom.Min.Y+42, "512 potentiometers, one per A-unit, and a bias (brown). Red marks: the end stops.", colTextDim)
 	sc.button(dst, l.zoomClose, "CLOSE", sc.fButton)
-	for p := range len(f.Machine.Pots[r]) {
+	for p := range min(len(f.Machine.Pots[r]), zoomCols*zoomRows) {
 		c := l.zoomCentre(p)
 		face := colDialFace
 		if p == len(f.Machine.Pots[r])-1 {
@@ -732,7 +736,7 @@ func (sc *Scene) drawLamps(dst *image.RGBA, f *session.Frame, ui *UI) {
 		return
 	}
 	l := sc.l
-	for a := range f.Board.Len() {
+	for a := range min(f.Board.Len(), lampCols*16) { // the panel has room for the Mark I's 512
 		if a/64 < len(f.Machine.A) && f.Machine.A[a/64]>>(a%64)&1 == 1 {
 			c := l.lampCentre(a)
 			sc.lampGlow.draw(dst, c.X, c.Y, withAlpha(colAmberGlow, 130))
@@ -845,6 +849,7 @@ func (sc *Scene) drawRacks(dst *image.RGBA, f *session.Frame, ui *UI) {
 	}
 	for r := range sc.nR {
 		sh, mv := sc.shown[r], sc.moving[r]
+		sh = sh[:min(len(sh), dialCols*dialRows)]
 		for p, v := range sh {
 			c := l.dialCentre(r, p)
 			t := dialFraction(v, f.Range)
@@ -870,7 +875,7 @@ func (sc *Scene) drawZoom(dst *image.RGBA, f *session.Frame, ui *UI) {
 	}
 	sh, mv := sc.shown[r], sc.moving[r]
 	moving := 0
-	for p, v := range sh {
+	for p, v := range sh[:min(len(sh), zoomCols*zoomRows)] {
 		c := l.zoomCentre(p)
 		t := dialFraction(v, f.Range)
 		if mv[p] {
