@@ -103,8 +103,8 @@ func newSprite(half int, cov func(x, y float64) float64) *sprite {
 			var sum float64
 			for sy := range 4 {
 				for sx := range 4 {
-					px := float64(x-half) + (float64(sx)+0.5)/4 - 0.5
-					py := float64(y-half) + (float64(sy)+0.5)/4 - 0.5
+					px := float64(x-half) + float64((float64(sx)+0.5)/4) - 0.5
+					py := float64(y-half) + float64((float64(sy)+0.5)/4) - 0.5
 					sum += cov(px, py)
 				}
 			}
@@ -117,7 +117,7 @@ func newSprite(half int, cov func(x, y float64) float64) *sprite {
 // discCov is the coverage of a disc of radius r centred at the origin.
 func discCov(r float64) func(x, y float64) float64 {
 	return func(x, y float64) float64 {
-		if x*x+y*y <= r*r {
+		if float64(x*x)+float64(y*y) <= r*r {
 			return 1
 		}
 		return 0
@@ -139,7 +139,7 @@ func glowCov(r, fall float64) func(x, y float64) float64 {
 // ringCov is a ring between radii r0 and r1.
 func ringCov(r0, r1 float64) func(x, y float64) float64 {
 	return func(x, y float64) float64 {
-		d2 := x*x + y*y
+		d2 := float64(x*x) + float64(y*y)
 		if d2 >= r0*r0 && d2 <= r1*r1 {
 			return 1
 		}
@@ -152,9 +152,9 @@ func ringCov(r0, r1 float64) func(x, y float64) float64 {
 func segCov(theta, l, w float64) func(x, y float64) float64 {
 	dx, dy := math.Sin(theta), -math.Cos(theta)
 	return func(x, y float64) float64 {
-		t := min(l, max(0, x*dx+y*dy))
-		ex, ey := x-t*dx, y-t*dy
-		if ex*ex+ey*ey <= w*w/4 {
+		t := min(l, max(0, float64(x*dx)+float64(y*dy)))
+		ex, ey := x-float64(t*dx), y-float64(t*dy)
+		if float64(ex*ex)+float64(ey*ey) <= w*w/4 {
 			return 1
 		}
 		return 0
@@ -187,8 +187,8 @@ func ring(dst *image.RGBA, cx, cy, r0, r1 float64, c color.RGBA) {
 func line(dst *image.RGBA, x0, y0, x1, y1, w float64, c color.RGBA) {
 	b := image.Rect(int(min(x0, x1)-w-1), int(min(y0, y1)-w-1), int(max(x0, x1)+w+2), int(max(y0, y1)+w+2)).Intersect(dst.Rect)
 	dx, dy := x1-x0, y1-y0
-	l2 := dx*dx + dy*dy
-	half := w / 2
+	l2 := float64(dx*dx) + float64(dy*dy)
+	half := float64(w / 2) // rounded: no fused multiply-add (see scripts/check-fma.sh)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		py := float64(y) + 0.5
 		// Only the pixels near the segment: solve for the x range on this row.
@@ -196,18 +196,18 @@ func line(dst *image.RGBA, x0, y0, x1, y1, w float64, c color.RGBA) {
 		if dy != 0 && math.Abs(dx) > 0.01 && l2 > 0 {
 			// The segment's x at this row, +- the half width's horizontal extent.
 			t := (py - y0) / dy
-			xc := x0 + t*dx
-			ext := (half+1)*math.Sqrt(l2)/math.Abs(dy) + 1
+			xc := x0 + float64(t*dx)
+			ext := float64((half+1)*math.Sqrt(l2)/math.Abs(dy)) + 1
 			xa, xb = max(xa, int(xc-ext)), min(xb, int(xc+ext)+1)
 		}
 		for x := xa; x < xb; x++ {
 			px := float64(x) + 0.5
 			t := 0.0
 			if l2 > 0 {
-				t = min(1, max(0, ((px-x0)*dx+(py-y0)*dy)/l2))
+				t = min(1, max(0, (float64((px-x0)*dx)+float64((py-y0)*dy))/l2))
 			}
-			ex, ey := px-(x0+t*dx), py-(y0+t*dy)
-			d := math.Sqrt(ex*ex + ey*ey)
+			ex, ey := px-(x0+float64(t*dx)), py-(y0+float64(t*dy))
+			d := math.Sqrt(float64(ex*ex) + float64(ey*ey))
 			cov := min(1, max(0, half-d+0.5))
 			if cov > 0 {
 				mixPix(dst.Pix, dst.PixOffset(x, y), c, uint32(cov*float64(c.A)))
@@ -258,7 +258,7 @@ func frameRect(dst *image.RGBA, r image.Rectangle, rad, t float64, c color.RGBA)
 // lerp mixes two colours: t=0 gives a, t=1 gives b.
 func lerp(a, b color.RGBA, t float64) color.RGBA {
 	t = min(1, max(0, t))
-	m := func(x, y uint8) uint8 { return uint8(float64(x) + (float64(y)-float64(x))*t + 0.5) }
+	m := func(x, y uint8) uint8 { return uint8(float64(x) + float64((float64(y)-float64(x))*t) + 0.5) }
 	return color.RGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), m(a.A, b.A)}
 }
 

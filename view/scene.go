@@ -312,8 +312,8 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 				if !math.IsInf(f.Range, 1) {
 					// End stops: a red mark at each end of the sweep.
 					for _, s := range [2]float64{-1, 1} {
-						x := float64(c.X) + 0.5 + 5*math.Sin(s*maxSweep)
-						y := float64(c.Y) + 0.5 - 5*math.Cos(s*maxSweep)
+						x := float64(c.X) + 0.5 + float64(5*math.Sin(s*maxSweep))
+						y := float64(c.Y) + 0.5 - float64(5*math.Cos(s*maxSweep))
 						disc(dst, x, y, 1, colStop)
 					}
 				}
@@ -401,12 +401,12 @@ func (sc *Scene) drawZoomBackground(f *session.Frame) {
 			if i == 0 {
 				col = colTextDim
 			}
-			line(dst, fx+12*sx, fy+12*sy, fx+15*sx, fy+15*sy, 1, col)
+			line(dst, fx+float64(12*sx), fy+float64(12*sy), fx+float64(15*sx), fy+float64(15*sy), 1, col)
 		}
 		if !math.IsInf(f.Range, 1) {
 			for _, s := range [2]float64{-1, 1} {
 				th := s * maxSweep
-				line(dst, fx+10*math.Sin(th), fy-10*math.Cos(th), fx+16.5*math.Sin(th), fy-16.5*math.Cos(th), 2.4, colStop)
+				line(dst, fx+float64(10*math.Sin(th)), fy-float64(10*math.Cos(th)), fx+float64(16.5*math.Sin(th)), fy-float64(16.5*math.Cos(th)), 2.4, colStop)
 			}
 		}
 	}
@@ -834,9 +834,9 @@ func pointerColour(t float64, moving bool) color.RGBA {
 	}
 	switch {
 	case t > 0.004:
-		return lerp(colPointer, colRed, 0.35+0.65*math.Sqrt(min(1, 4*t)))
+		return lerp(colPointer, colRed, 0.35+float64(0.65*math.Sqrt(min(1, 4*t))))
 	case t < -0.004:
-		return lerp(colPointer, colBlue, 0.35+0.65*math.Sqrt(min(1, -4*t)))
+		return lerp(colPointer, colBlue, 0.35+float64(0.65*math.Sqrt(min(1, -4*t))))
 	}
 	return colPointer
 }
@@ -1019,8 +1019,8 @@ func (sc *Scene) drawHighlight(dst *image.RGBA, ui *UI) {
 	if !ok {
 		return
 	}
-	pulse := 0.5 + 0.5*math.Sin(ui.Elapsed.Seconds()*4)
-	frameRect(dst, r.Inset(-6), 12, 4, withAlpha(colHighlight, uint8(120+120*pulse)))
+	pulse := 0.5 + float64(0.5*math.Sin(ui.Elapsed.Seconds()*4))
+	frameRect(dst, r.Inset(-6), 12, 4, withAlpha(colHighlight, uint8(120+float64(120*pulse))))
 }
 
 // drawTip shows what the part under the pointer is.

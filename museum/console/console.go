@@ -452,20 +452,21 @@ const brush = 3.4
 
 // ink draws a stroke from a to b (1/16 canvas pixels) with a round pen.
 func (c *Console) ink(a, b image.Point) {
-	ax, ay := float64(a.X)/16, float64(a.Y)/16
-	bx, by := float64(b.X)/16, float64(b.Y)/16
+	// Each quotient rounded on its own: no fused multiply-add (see scripts/check-fma.sh).
+	ax, ay := float64(float64(a.X)/16), float64(float64(a.Y)/16)
+	bx, by := float64(float64(b.X)/16), float64(float64(b.Y)/16)
 	x0, x1 := int(math.Floor(min(ax, bx)-brush-1)), int(math.Ceil(max(ax, bx)+brush+1))
 	y0, y1 := int(math.Floor(min(ay, by)-brush-1)), int(math.Ceil(max(ay, by)+brush+1))
 	dx, dy := bx-ax, by-ay
-	l2 := dx*dx + dy*dy
+	l2 := float64(dx*dx) + float64(dy*dy)
 	for y := max(0, y0); y < min(CanvasSide, y1); y++ {
 		for x := max(0, x0); x < min(CanvasSide, x1); x++ {
 			px, py := float64(x)+0.5, float64(y)+0.5
 			t := 0.0
 			if l2 > 0 {
-				t = min(1, max(0, ((px-ax)*dx+(py-ay)*dy)/l2))
+				t = min(1, max(0, (float64((px-ax)*dx)+float64((py-ay)*dy))/l2))
 			}
-			d := math.Hypot(px-(ax+t*dx), py-(ay+t*dy))
+			d := math.Hypot(px-(ax+float64(t*dx)), py-(ay+float64(t*dy)))
 			cov := min(1, max(0, brush-d+0.5))
 			if cov > 0 {
 				v := uint8(255 * (1 - cov))
