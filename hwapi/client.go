@@ -72,7 +72,26 @@ func (c *Client) request(ctx context.Context, method, path string, in any) (*htt
 	return req, nil
 }
 
+// do sends a request and decodes the reply; a request refused by the rate limit (429) is sent
+// again after a pause (up to five times, waiting 20 ms, then twice as long each time).
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	pause := 20 * time.Millisecond
+	for try := 0; ; try++ {
+		err := c.once(ctx, method, path, in, out)
+		var se *StatusError
+		if try == 5 || !errors.As(err, &se) || se.Code != http.StatusTooManyRequests {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause *= 2
+	}
+}
+
+func (c *Client) once(ctx context.Context, method, path string, in, out any) error {
 	req, err := c.request(ctx, method, path, in)
 	if err != nil {
 		return err

@@ -42,8 +42,8 @@ type Simulator interface {
 type Opts struct {
 	// Token, when not empty, is required of every request ("Authorization: Bearer TOKEN").
 	Token string
-	// Rate is the most requests per second served (a token bucket of Burst); default 500,
-	// burst 100.
+	// Rate is the most requests per second served (a token bucket of Burst); default 2000,
+	// burst 400 (a loop machine asks for a sum per R-unit per presentation).
 	Rate  float64
 	Burst int
 	// Watchdog: when no control request (frame, heartbeat, drive, sum) has come for this
@@ -77,10 +77,10 @@ type Handler struct {
 // NewHandler returns the API of backend b.
 func NewHandler(b Backend, opts Opts) *Handler {
 	if opts.Rate <= 0 {
-		opts.Rate = 500
+		opts.Rate = 2000
 	}
 	if opts.Burst <= 0 {
-		opts.Burst = 100
+		opts.Burst = 400
 	}
 	if opts.MaxStreams <= 0 {
 		opts.MaxStreams = 8

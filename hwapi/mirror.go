@@ -34,15 +34,18 @@ type slot struct {
 }
 
 // Mirror shows a machine's weights on a rig: as a machine.Observer it keeps the latest value of
-// each weight the rig shows, and Run sends the changed ones, at most once per update period
-// (a servo cannot take 250,000 moves a second: it gets the latest position), within one
-// period of the change. Knobs show the pots' wiper positions, where the machine's racks have
-// them (the simulated racks), else their readings.
+// each weight the rig shows, and Run sends the changed ones, about once per update period (a
+// servo cannot take 250,000 moves a second: it gets the latest position), so that a change
+// reaches the bridge, which writes it at once, within one period: frames go at most every
+// period less a margin for the network (a fifth of the period, at most 10 ms). Knobs show the
+// pots' wiper positions, where the machine's racks have them (the simulated racks), else their
+// readings.
 type Mirror struct {
-	m      *machine.Machine
-	period time.Duration
-	keys   []Weight // per slot: r, a
-	byRack [][]slot
+	m        *machine.Machine
+	period   time.Duration // the rig's update period
+	interval time.Duration // between frames: the period less the network's margin
+	keys     []Weight      // per slot: r, a
+	byRack   [][]slot
 
 	mu      sync.Mutex
 	val     []float64
@@ -60,7 +63,7 @@ type Mirror struct {
 // NewMirror returns a mirror of m's weights on the pots of a rig (from its Info) at its
 // update period. Pots for weights m does not have are left out (Unshown lists them).
 func NewMirror(m *machine.Machine, pots []PotInfo, period time.Duration) *Mirror {
-	mi := &Mirror{m: m, period: period, byRack: make([][]slot, m.RUnits()), wake: make(chan struct{}, 1), now: time.Now,
+	mi := &Mirror{m: m, period: period, interval: period - min(period/5, 10*time.Millisecond), byRack: make([][]slot, m.RUnits()), wake: make(chan struct{}, 1), now: time.Now,
 		scratch: make([]float64, m.AUnits()+1)}
 	for _, p := range pots {
 		if p.R >= m.RUnits() || p.A >= m.AUnits() || p.A < -1 {
@@ -179,8 +182,9 @@ func (mi *Mirror) Resend() {
 }
 
 // Pump is the mirror's sending policy at time now: it returns the frame to send now (ok), or
-// how long to wait before the next one may go. A change waits at most one period: a frame goes
-// at once when the last went a period ago or more, else when that period ends.
+// how long to wait before the next one may go. A change waits at most one interval (the
+// period less the margin): a frame goes at once when the last went an interval ago or more,
+// else when that interval ends.
 func (mi *Mirror) Pump(now time.Time) (f Frame, ok bool, wait time.Duration) {
 	f, _, ok, wait = mi.pump(now)
 	return f, ok, wait
@@ -193,7 +197,7 @@ func (mi *Mirror) pump(now time.Time) (f Frame, since time.Time, ok bool, wait t
 	if mi.ndirty == 0 {
 		return Frame{}, since, false, -1
 	}
-	if next := mi.lastTx.Add(mi.period); now.Before(next) {
+	if next := mi.lastTx.Add(mi.interval); now.Before(next) {
 		return Frame{}, since, false, next.Sub(now)
 	}
 	since, mi.since = mi.since, time.Time{}

@@ -41,7 +41,8 @@ func mirrorPots() []PotInfo {
 }
 
 // The machine corrects its pots every millisecond; the mirror sends the latest values at most
-// once per 50 ms period, each change within one period, and nothing is lost.
+// once per 50 ms period (less a 10 ms margin for the network), each change within that, and
+// nothing is lost.
 func TestMirrorCoalesces(t *testing.T) {
 	m, deck := smallMachine(t)
 	period := 50 * time.Millisecond
@@ -67,11 +68,13 @@ func TestMirrorCoalesces(t *testing.T) {
 			}
 			frames++
 			now := clk.Now()
-			if !last.IsZero() && now.Sub(last) < period {
+			// Frames go every period less a margin of 10 ms for the network, so that the
+			// change reaches the bridge within the period.
+			if !last.IsZero() && now.Sub(last) < period-10*time.Millisecond {
 				t.Fatalf("frames %v apart, period %v", now.Sub(last), period)
 			}
-			if lat := now.Sub(since); lat > period {
-				t.Fatalf("a change waited %v, more than a period", lat)
+			if lat := now.Sub(since); lat > period-10*time.Millisecond {
+				t.Fatalf("a change waited %v, more than a period less the margin", lat)
 			}
 			last = now
 			for _, w := range f.Weights {
@@ -98,7 +101,7 @@ func TestMirrorCoalesces(t *testing.T) {
 			t.Errorf("R%d.%d: last sent %v, the pot is at %v", k.R, k.A, mi.val[s], m.Rack(k.R).(poser).Pos(i))
 		}
 	}
-	if moves < 10 || frames > 4+3*len(deck.Stimuli)/50 {
+	if moves < 10 || frames > 4+3*len(deck.Stimuli)/40 {
 		t.Errorf("%d corrections, %d frames", moves, frames)
 	}
 	t.Logf("%d presentations (%d with corrections) in %v, %d frames", 3*len(deck.Stimuli), moves, 3*time.Duration(len(deck.Stimuli))*time.Millisecond, frames)

@@ -145,6 +145,23 @@ func (lr *LoopRack) Targets(dst []float64) {
 	}
 }
 
+// Reset drives every pot of the rack to weight 0 and waits for them to settle.
+func (lr *LoopRack) Reset() error {
+	h := lr.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range lr.pots {
+		if p.hasTarget {
+			h.setTarget(p, 0)
+		}
+	}
+	h.errs = nil
+	h.settleLocked(lr.Timeout, true)
+	err := join(h.errs)
+	h.errs = nil
+	return err
+}
+
 // Halt leaves the pots as they are (digital pots keep their values; servos hold).
 func (lr *LoopRack) Halt() error { return nil }
 

@@ -131,3 +131,17 @@ func (h *Hardware) BusStats() map[string]BusStats {
 	}
 	return m
 }
+
+// Ends returns, for each pot with a read-back, the ADC's readings at positions 0 and 1 found
+// by the calibration (volts), by the weight the pot shows; a pot not calibrated is missing.
+func (h *Hardware) Ends() map[string][2]float64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := map[string][2]float64{}
+	for _, p := range h.pots {
+		if p.calibrated {
+			m[p.name] = [2]float64{p.v0, p.v1}
+		}
+	}
+	return m
+}

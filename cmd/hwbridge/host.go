@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpioreg"
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2creg"
+	"periph.io/x/host/v3"
+
+	"github.com/mark1-perceptron/mark1/drivers/rigdev"
+)
+
+// hostEnv returns the real host's buses and pins, through periph's host drivers.
+func hostEnv() (rigdev.Env, error) {
+	if _, err := host.Init(); err != nil {
+		return rigdev.Env{}, fmt.Errorf("periph host: %w", err)
+	}
+	return rigdev.Env{Bus: openBus, Pin: openPin}, nil
+}
+
+// busPath returns the device file of an I2C bus named "1" or "/dev/i2c-1".
+func busPath(device string) string {
+	if strings.HasPrefix(device, "/") {
+		return device
+	}
+	return "/dev/i2c-" + device
+}
+
+// checkDevice explains why a bus's device file cannot be used, in the words a Pi's owner
+// needs: I2C not enabled, or the user not in the i2c group.
+func checkDevice(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	switch {
+	case err == nil:
+		f.Close()
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist: not a Raspberry Pi, or I2C is not enabled (sudo raspi-config nonint do_i2c 0, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot)", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied: add the user to the i2c group (sudo adduser $USER i2c, then log in again), or run hwbridge from its systemd unit (docs/rig.md)", path)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func openBus(device string) (i2c.Bus, error) {
+	path := busPath(device)
+	if err := checkDevice(path); err != nil {
+		return nil, err
+	}
+	b, err := i2creg.Open(strings.TrimPrefix(path, "/dev/i2c-"))
+	if err != nil {
+		if strings.Contains(err.Error(), "no bus found") {
+			return nil, fmt.Errorf("%s: periph finds no I2C bus on this host: %w", path, err)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+func openPin(name string) (gpio.PinIO, error) {
+	p := gpioreg.ByName(name)
+	if p == nil {
+		return nil, fmt.Errorf("no GPIO pin %q on this host (a Raspberry Pi's are GPIO2..GPIO27)", name)
+	}
+	return p, nil
+}

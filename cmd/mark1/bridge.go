@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/patchboard"
+)
+
+func init() {
+	commands = append(commands, command{"bridge", "--bridge HOST:PORT --data SPEC [flags]",
+		"train with a hardware rig (hwbridge): mirror the weights on its knobs, or learn on its pots", cmdBridge})
+}
+
+// bridgeReport is the JSON output of "mark1 bridge --json".
+type bridgeReport struct {
+	Bridge    string               `json:"bridge"`
+	Rig       string               `json:"rig"`
+	Mode      string               `json:"mode"`
+	Simulated bool                 `json:"simulated"`
+	Data      string               `json:"data"`
+	Cards     int                  `json:"cards"`
+	Machine   machineSummary       `json:"machine"`
+	Shown     int                  `json:"weights_shown"`
+	Epochs    []machine.EpochStats `json:"epochs"`
+	Converged bool                 `json:"converged"`
+	Train     *machine.Result      `json:"train,omitempty"`
+	Mirror    *hwapi.MirrorStats   `json:"mirror,omitempty"`
+	// Loop: the weights the machine used, as the rig read them back, and the targets the
+	// learning drove the pots to (R-unit by R-unit: A-units, then the bias).
+	ReadBack [][]float64      `json:"read_back,omitempty"`
+	Targets  [][]float64      `json:"targets,omitempty"`
+	Frames   hwapi.FrameStats `json:"rig_frames"`
+	Faulty   []string         `json:"faulty_chips,omitempty"`
+	Problems []string         `json:"pot_problems,omitempty"`
+	RigError string           `json:"rig_error,omitempty"` // the first fault the machine met
+	Stopped  string           `json:"interrupted,omitempty"`
+}
+
+func readTokenFile(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	f, err := openRegular(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4097))
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	if len(b) > 4096 {
+		return "", fmt.Errorf("--token-file %s: larger than 4096 bytes", path)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// loopConfig is the machine of a loop rig: its size, seed, rule and wiring, from the bridge.
+func loopConfig(m *hwapi.Machine) (machine.Config, error) {
+	cfg := machine.Default()
+	cfg.Seed, cfg.RUnits = m.Seed, m.RUnits
+	rule, err := machine.ParseRule(m.Rule)
+	if err != nil {
+		return cfg, fmt.Errorf("bridge: the rig's machine: %w", err)
+	}
+	cfg.Rule = rule
+	switch {
+	case m.Board != "":
+		b, err := patchboard.Read(strings.NewReader(m.Board), "the rig's wiring "+m.Wiring)
+		if err != nil {
+			return cfg, fmt.Errorf("bridge: %w", err)
+		}
+		cfg.Wiring, cfg.Board = machine.WiringFile, b
+	case m.Wiring == machine.WiringRandom:
+		cfg.MarkI.AUnits = m.AUnits
+		cfg.MarkI.FanOut = patchboard.FanOutFor(m.AUnits)
+	case m.Wiring == machine.WiringLocal:
+		cfg.Wiring, cfg.LocalUnits = m.Wiring, m.AUnits
+	default:
+		cfg.Wiring = m.Wiring
+	}
+	return cfg, nil
+}
+
+func cmdBridge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bridge", "--bridge HOST:PORT --data SPEC [--mode mirror|loop] [flags]", stdout)
+	var mf machineFlags
+	mf.register(fs)
+	var df dataFlags
+	df.register(fs)
+	addr := fs.String("bridge", "", "the hardware bridge's HOST:PORT (hwbridge --listen)")
+	tokenFile := fs.String("token-file", "", "a FILE holding the bridge's API token (needed unless it listens on loopback without one)")
+	mode := fs.String("mode", "", "mirror (show this machine's weights on the rig's knobs) or loop (learn on the rig's pots); default: the rig's")
+	data := fs.String("data", "", "cards: builtin:NAME, idx:IMAGES,LABELS, or a folder of class folders")
+	epochs := fs.Int("epochs", 10, "most passes through the cards")
+	pace := fs.Duration("pace", 0, "wait between presentations (mirror: 0 trains at full speed, the knobs follow at the rig's rate)")
+	jsonOut := fs.Bool("json", false, "print a JSON report")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *addr == "":
+		return usageErr("--bridge HOST:PORT is required")
+	case *epochs < 1:
+		return usageErr("--epochs must be at least 1")
+	case *mode != "" && *mode != "mirror" && *mode != "loop":
+		return usageErr(fmt.Sprintf("--mode %q: want mirror or loop", *mode))
+	case *pace < 0:
+		return usageErr("--pace must not be negative")
+	}
+	token, err := readTokenFile(*tokenFile)
+	if err != nil {
+		return err
+	}
+	client, err := hwapi.NewClient(*addr, token)
+	if err != nil {
+		return usageErr("--bridge: " + strings.TrimPrefix(err.Error(), "hwapi: "))
+	}
+	ctx := context.Background()
+	info, err := client.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("--bridge %s: %w", *addr, err)
+	}
+	if *mode != "" && *mode != info.Mode {
+		return usageErr(fmt.Sprintf("--mode %s: the bridge at %s runs a %s rig (%s)", *mode, *addr, info.Mode, info.Rig))
+	}
+	loader, err := df.loader()
+	if err != nil {
+		return err
+	}
+	set, err := loadData(*data, loader)
+	if err != nil {
+		return budgetHint(err)
+	}
+	var m *machine.Machine
+	var mirror *hwapi.Mirror
+	if info.Mode == "loop" {
+		if given := mf.givenBuildFlags(); len(given) > 0 {
+			return usageErr(fmt.Sprintf("%s: in the loop the machine is the rig's (%d A-units, %d R-units); these flags only build an emulated one", strings.Join(given, ", "), info.Machine.AUnits, info.Machine.RUnits))
+		}
+		cfg, err := loopConfig(info.Machine)
+		if err != nil {
+			return err
+		}
+		if m, err = machine.New(cfg, set.Classes); err != nil {
+			return err
+		}
+		racks, err := client.Racks(info)
+		if err != nil {
+			return err
+		}
+		for r, rk := range racks {
+			if err := m.SetRack(r, rk); err != nil {
+				return fmt.Errorf("bridge: %w", err)
+			}
+		}
+	} else {
+		if m, err = mf.build(set); err != nil {
+			return err
+		}
+		mirror = hwapi.NewMirror(m, info.Pots, info.Period())
+		if mirror.Shown() == 0 {
+			return fmt.Errorf("bridge: none of the rig's %d pots shows a weight of this machine (%d A-units, %d R-units)", len(info.Pots), m.AUnits(), m.RUnits())
+		}
+		m.Observe(mirror)
+	}
+	deck, err := prepare(m, set, loader, "")
+	if err != nil {
+		return err
+	}
+	rep := bridgeReport{Bridge: *addr, Rig: info.Rig, Mode: info.Mode, Simulated: info.Simulate, Data: *data, Cards: deck.Len(), Machine: summarize(m)}
+	if !*jsonOut {
+		what := "learning on the pots of"
+		if mirror != nil {
+			what = fmt.Sprintf("mirroring %d weights on", mirror.Shown())
+		}
+		sim := ""
+		if info.Simulate {
+			sim = " (simulated)"
+		}
+		fmt.Fprintf(stdout, "%s %s%s at %s: %s %d cards, %d classes\n", what, info.Rig, sim, *addr, *data, deck.Len(), len(set.Classes))
+		fmt.Fprintf(stdout, "  %s\n", describe(m))
+	}
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	mirrorDone := make(chan error, 1)
+	if mirror != nil {
+		rep.Shown = mirror.Shown()
+		mirror.Sync()
+		beat := time.Duration(info.Watchdog * float64(time.Second) / 3)
+		go func() { mirrorDone <- mirror.Run(runCtx, client, beat) }()
+		go watchBoot(runCtx, client, info.Boot, mirror)
+	}
+
+	stop := watchSignals()
+	for e := 1; e <= *epochs; e++ {
+		st := m.Epoch(deck, func(int) bool {
+			if *pace > 0 {
+				time.Sleep(*pace)
+			}
+			return stop.signal() == nil
+		})
+		st.Epoch = e
+		rep.Epochs = append(rep.Epochs, st)
+		if !*jsonOut {
+			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, max(st.Cards, 1), 30))
+		}
+		if st.Stopped || stop.signal() != nil {
+			break
+		}
+		if st.Corrections == 0 {
+			rep.Converged = true
+			break
+		}
+		if mirror != nil {
+			mirror.Sync() // time passed: the simulated pots drifted
+		}
+	}
+	stop.release()
+	if mirror != nil {
+		stopRun()
+		if err := <-mirrorDone; err != nil {
+			fmt.Fprintf(stderr, "mark1 bridge: the last frame: %v\n", err)
+		}
+		ms := mirror.Stats()
+		rep.Mirror = &ms
+	}
+	if sig := stop.signal(); sig != nil {
+		rep.Stopped = sig.String()
+	} else {
+		r := m.Evaluate(deck)
+		rep.Train = &r
+	}
+	if info.Mode == "loop" {
+		for r := range m.RUnits() {
+			rep.ReadBack = append(rep.ReadBack, m.Weights(r))
+		}
+	}
+	if err := m.Err(); err != nil {
+		rep.RigError = err.Error()
+	}
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if st, err := client.Status(sctx); err == nil {
+		rep.Frames = st.Frames
+		for _, c := range st.Chips {
+			if !c.OK {
+				rep.Faulty = append(rep.Faulty, c.Name+": "+c.Error)
+			}
+		}
+		if info.Mode == "loop" {
+			rep.Targets = make([][]float64, m.RUnits())
+			for r := range rep.Targets {
+				rep.Targets[r] = make([]float64, m.AUnits()+1)
+			}
+		}
+		for _, p := range st.Pots {
+			if p.Problem != "" {
+				rep.Problems = append(rep.Problems, p.Weight+": "+p.Problem)
+			}
+			if rep.Targets != nil && p.R < m.RUnits() && p.A < m.AUnits() {
+				i := p.A
+				if i < 0 {
+					i = m.AUnits()
+				}
+				rep.Targets[p.R][i] = p.Target
+			}
+		}
+	} else {
+		fmt.Fprintf(stderr, "mark1 bridge: status: %v\n", err)
+	}
+	if *jsonOut {
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printBridgeReport(stdout, rep, info)
+	}
+	if sig := stop.signal(); sig != nil {
+		return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s after %d presentations", sig, m.Presentations())}
+	}
+	return nil
+}
+
+// watchBoot asks the bridge for its boot id every few seconds: when it changed (the bridge
+// restarted, its servos lost their positions) the mirror sends every weight again.
+func watchBoot(ctx context.Context, c *hwapi.Client, boot string, mi *hwapi.Mirror) {
+	t := time.NewTicker(3 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			info, err := c.Info(ctx)
+			if err == nil && info.Boot != boot {
+				boot = info.Boot
+				mi.Resend()
+			}
+		}
+	}
+}
+
+func printBridgeReport(w io.Writer, rep bridgeReport, info hwapi.Info) {
+	if rep.Train != nil {
+		fmt.Fprintf(w, "training accuracy: %.1f%% (%d of %d)\n", 100*rep.Train.Accuracy, rep.Train.Correct, rep.Train.Cards)
+	}
+	if ms := rep.Mirror; ms != nil {
+		fmt.Fprintf(w, "mirror: %d frames, %d weight values sent at most %g per second; latency to the bridge's write: mean %.2f, most %.2f update periods (%v)\n",
+			ms.Frames, ms.Weights, info.UpdateHz, ms.MeanLatency, ms.MaxLatency, info.Period())
+	}
+	f := rep.Frames
+	if f.WriteFrames > 0 {
+		fmt.Fprintf(w, "rig: %d frames wrote %d bytes on the bus (the last %d, the most %d); %d closed-loop corrections, %d read-backs\n",
+			f.WriteFrames, f.TotalWriteBytes, f.LastFrameBytes, f.MaxFrameBytes, f.Corrections, f.Reads)
+	}
+	for r, ws := range rep.ReadBack {
+		fmt.Fprintf(w, "R%d read back:", r)
+		for i, v := range ws {
+			t := ""
+			if rep.Targets != nil {
+				t = fmt.Sprintf(" (%+g)", rep.Targets[r][i])
+			}
+			fmt.Fprintf(w, " %+.2f%s", v, t)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, s := range rep.Faulty {
+		fmt.Fprintf(w, "faulty chip: %s\n", s)
+	}
+	for _, s := range rep.Problems {
+		fmt.Fprintf(w, "pot: %s\n", s)
+	}
+	if rep.RigError != "" {
+		fmt.Fprintf(w, "first rig fault met by the machine: %s\n", rep.RigError)
+	}
+}
