@@ -22,6 +22,12 @@ import (
 // start builds a session and runs it until the test ends.
 func start(t *testing.T, opts session.Options) (*session.Session, func()) {
 	t.Helper()
+	return run(t, build(t, opts))
+}
+
+// build builds a session without running it.
+func build(t *testing.T, opts session.Options) *session.Session {
+	t.Helper()
 	if opts.Sets == nil {
 		opts.Sets = builtin.Load
 	}
@@ -29,6 +35,12 @@ func start(t *testing.T, opts session.Options) (*session.Session, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// run runs s until the test ends, or until the function returned is called.
+func run(t *testing.T, s *session.Session) (*session.Session, func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
@@ -434,9 +446,10 @@ func TestResumeTrainingAndBadState(t *testing.T) {
 	}
 	m.WriteState(&saved)
 
-	s2, stop2 := start(t, opts)
+	s2 := build(t, opts)
 	f := new(session.Frame)
-	s2.Snapshot(f)
+	s2.Snapshot(f) // the frame New publishes, before Run shows a card
+	_, stop2 := run(t, s2)
 	if f.Mode != session.Training || f.Machine.Count != m.Presentations() {
 		t.Errorf("resumed: mode %v count %d, want training from %d", f.Mode, f.Machine.Count, m.Presentations())
 	}
@@ -446,8 +459,9 @@ func TestResumeTrainingAndBadState(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "letters.state"), []byte("mark1-state 2 5 00\nhello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s3, _ := start(t, opts)
+	s3 := build(t, opts)
 	s3.Snapshot(f)
+	run(t, s3)
 	if f.Machine.Count != 0 || f.Problem == "" || f.Epoch != 0 {
 		t.Errorf("bad state: count %d, epoch %d, problem %q", f.Machine.Count, f.Epoch, f.Problem)
 	}

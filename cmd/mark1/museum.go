@@ -104,7 +104,7 @@ func cmdMuseum(args []string, stdout, stderr io.Writer) error {
 
 // museumNoArgs is what mark1 with no arguments does when it can: open the museum, when there
 // is a display and the window program is found. ok is false otherwise (mark1 then prints its
-// usage).
+// usage). It execs the window, so main calls it, never run (which the tests call in-process).
 func museumNoArgs(stderr io.Writer) (status int, ok bool) {
 	if !hasDisplay() {
 		return 0, false
@@ -113,6 +113,7 @@ func museumNoArgs(stderr io.Writer) (status int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
+	fmt.Fprintln(stderr, "mark1: opening the museum's window (\"mark1 help\" lists the commands)")
 	if err := execMuseum(path, nil, stderr); err != nil {
 		fmt.Fprintf(stderr, "mark1 museum: %v\n", err)
 		return 1, true
