@@ -415,14 +415,7 @@ func (h *Hardware) step() {
 		h.lastChk = now
 		h.checkPower(now)
 	}
-	before := h.busBytes()
 	h.write(now)
-	if n := int(h.busBytes() - before); n > 0 {
-		h.stats.WriteFrames++
-		h.stats.FrameBytes = n
-		h.stats.MaxFrameBytes = max(h.stats.MaxFrameBytes, n)
-		h.stats.TotalWriteBytes += uint64(n)
-	}
 	reads := h.stats.Reads
 	h.verify(now)
 	if h.stats.Reads == reads {
@@ -513,11 +506,23 @@ func (h *Hardware) checkPower(now time.Time) {
 	}
 }
 
-// write stages every pot whose command is to be written and flushes each chip once.
+// write stages every pot whose command is to be written and flushes each chip once; it
+// counts the frame's bytes.
 func (h *Hardware) write(now time.Time) {
 	if h.held {
 		return
 	}
+	before := h.busBytes()
+	h.writeChips(now)
+	if n := int(h.busBytes() - before); n > 0 {
+		h.stats.WriteFrames++
+		h.stats.FrameBytes = n
+		h.stats.MaxFrameBytes = max(h.stats.MaxFrameBytes, n)
+		h.stats.TotalWriteBytes += uint64(n)
+	}
+}
+
+func (h *Hardware) writeChips(now time.Time) {
 	for _, c := range h.pcas {
 		if c.dev == nil {
 			continue
