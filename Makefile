@@ -7,22 +7,41 @@ FUZZTIME    ?= 20000x
 # prove it (golden digests), run compiled for arm64 under qemu.
 ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen
 
-.PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean
+.PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
+	museum-deps museum-test web
 
 all: build
 
-build:
+build: museum-deps
 	$(GO) build ./...
 
-## demo: train on built-in letters and show the machine learning (fits an 80x24 terminal).
+## demo: the museum's window when there is a display (mark1 and mark1-museum built into
+## ~/.cache/mark1/bin, the X and GL headers installed), else train on built-in letters in the
+## terminal (fits 80x24).
 demo:
-	@$(GO) run ./cmd/mark1 demo
+	@bash scripts/museum-demo.sh
 
 ## test: formatting, vet, staticcheck, go.mod tidy, no fused multiply-add, import rules, every
-## test, the concurrent readers under the race detector, and the golden digests on arm64.
-test: fmt-check vet staticcheck tidy-check fma-check imports
+## test, the concurrent readers under the race detector, the golden digests on arm64, and the
+## museum's window under Xvfb and browser build in headless Chromium.
+test: museum-deps fmt-check vet staticcheck tidy-check fma-check imports
 	$(GO) test -count=1 ./...
-	$(MAKE) --no-print-directory race arm64
+	$(MAKE) --no-print-directory race arm64 museum-test
+
+## museum-deps: the C compiler and the X and GL headers the window (ebiten) needs to compile:
+## vet, staticcheck and build compile it.
+museum-deps:
+	@bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev \
+		libxinerama-dev libxrandr-dev libxxf86vm-dev
+
+## museum-test: the window's tests under Xvfb, the browser build in headless Chromium, the
+## cross-builds, a 30 s soak (installs xvfb, xauth, chromium).
+museum-test:
+	@bash scripts/museum-test.sh
+
+## web: the museum for the browser in web/dist (mark1 web serves it).
+web:
+	@bash scripts/web-build.sh
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -52,7 +71,7 @@ imports:
 ## race: the machine's readers on other goroutines, under the race detector (needs cgo).
 race:
 	@bash scripts/need.sh gcc libc6-dev
-	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt' ./machine ./cmd/mark1
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt|Frames|Commands|Soak' ./machine ./cmd/mark1 ./session ./museum/console
 
 ## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
 arm64:

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # check-imports.sh: the dependency rules of mark1, checked on every package's dependencies.
-#  - ebiten (which panics at start on Linux without a display) only in the window: museum/ and
-#    cmd/mark1-museum. Everything else must run headless: the mark1 command, the bridge, the lab.
+#  - ebiten (which panics at start on Linux without a display) only in the window: package museum
+#    and cmd/mark1-museum. Everything else must run headless: the mark1 command, the bridge, the
+#    lab, and the museum's own session/, view/ and museum/console (tested with no display).
+#  - chromedp (a browser driver) in no shipped package.
+#  - The machine's core depends on none of the museum's packages (session, view, museum).
 #  - periph host only in cmd/hwbridge; periph conn and devices only in drivers/, hwapi/, rig/ and
 #    cmd/hwbridge.
 #  - gonum only in the lab (lab/) and the mark1 command.
@@ -24,15 +27,16 @@ while read -r pkg deps; do
 			fi
 		fi
 	}
-	check '^github.com/hajimehoshi/ebiten' '^(museum|cmd/mark1-museum)(/|$)' "ebiten (the window only)"
+	check '^github.com/hajimehoshi/ebiten' '^(museum|cmd/mark1-museum)$' "ebiten (the window only)"
+	check '^github.com/chromedp' '^$' "chromedp (test code only)"
 	check '^periph.io/x/host' '^cmd/hwbridge$' "periph host (the bridge only)"
 	check '^periph.io/x/(conn|devices)' '^(drivers|hwapi|rig|cmd/hwbridge)(/|$)' "periph (the rig only)"
 	check '^gonum.org/' '^(lab(/|$)|cmd/mark1$)' "gonum (the lab only)"
 	case "$rel" in
 	retina | patchboard | potentiometer | machine | machine/* | images | knob | internal/*)
-		bad=$(tr ' ' '\n' <<<"$deps" | grep -E '^golang.org/x/image/font|^'"$mod"'/images/(builtin|gen)$' || true)
+		bad=$(tr ' ' '\n' <<<"$deps" | grep -E '^golang.org/x/image/font|^'"$mod"'/(images/(builtin|gen)|session|view|museum(/.*)?)$' || true)
 		if [ -n "$bad" ]; then
-			echo "check-imports: $pkg (the core) must not carry the built-in sets or their fonts: $(tr '\n' ' ' <<<"$bad")" >&2
+			echo "check-imports: $pkg (the core) must not carry the built-in sets, their fonts or the museum: $(tr '\n' ' ' <<<"$bad")" >&2
 			fail=1
 		fi
 		;;

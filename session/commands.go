@@ -240,16 +240,9 @@ func (s *Session) apply(c command) {
 		if s.m.Config().Rule == c.rule {
 			return
 		}
-		m, err := withRule(s.m, c.rule)
-		if err == nil {
-			err = s.install(s.exp.name, s.exp.set, m)
-		}
-		if err != nil {
+		if err := s.m.SetRule(c.rule); err != nil {
 			s.fail(fmt.Errorf("session: rule: %w", err))
 			return
-		}
-		if s.kind == TrainCard || s.kind == TestCard || s.kind == Taught && s.card >= 0 {
-			s.holder = &s.exp.deck.Stimuli[s.card]
 		}
 		s.dirty = true
 	case opSave:

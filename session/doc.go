@@ -23,10 +23,4 @@
 // presentations ends the epoch under way (the next epoch draws a new order from the
 // machine's order stream), so the same commands at the same presentations give the same
 // machine.
-//
-// # What the session adds to the machine
-//
-// The machine offers no way to change the rule of a built machine; SetRule rebuilds it from
-// its own state with the new rule (every pot, cell and random stream carried over), a
-// workaround until the machine has a SetRule of its own.
 package session

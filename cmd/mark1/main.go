@@ -41,6 +41,14 @@ var commands = []command{
 }
 
 func main() {
+	// With no arguments and a display, mark1 opens the museum (museum.go); without a display, or
+	// without the window program, it prints its usage as before. Only main does this: run is
+	// called in-process by the tests.
+	if len(os.Args) == 1 {
+		if status, ok := museumNoArgs(os.Stderr); ok {
+			os.Exit(status)
+		}
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
