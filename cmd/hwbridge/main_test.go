@@ -287,3 +287,13 @@ fault_lamp = "console:B7"
 		t.Errorf("fault lamp lit: %08b", out)
 	}
 }
+
+func TestNoBusMessage(t *testing.T) {
+	err := checkDevice("/dev/i2c-nonexistent-77")
+	if err == nil || !strings.Contains(err.Error(), "I2C is not enabled (sudo raspi-config nonint do_i2c 0") {
+		t.Errorf("checkDevice = %v", err)
+	}
+	if busPath("1") != "/dev/i2c-1" || busPath("/dev/i2c-3") != "/dev/i2c-3" {
+		t.Error("busPath")
+	}
+}

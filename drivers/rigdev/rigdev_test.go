@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
 	"github.com/mark1-perceptron/mark1/rig"
@@ -322,5 +323,30 @@ func TestWatchdogActions(t *testing.T) {
 		if f := sim.Servos[w].Fraction(); math.Abs(f-0.5) > 0.01 {
 			t.Errorf("%s parked at %.3f of its travel, want the middle", w, f)
 		}
+	}
+}
+
+// The daemon's frame loop, HTTP handlers and a status page use the rig at once (run under the
+// race detector by make race).
+func TestConcurrentUse(t *testing.T) {
+	h, _, clk, _ := open(t, "sim-mirror.toml", SimOpts{Seed: 6})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			clk.Advance(h.spec.Period())
+			h.Step()
+		}
+	}()
+	for i := range 200 {
+		h.SetWeights([]WeightValue{{rig.Weight{R: 0, A: i % 24}, float64(i%7 - 3)}})
+		_ = h.Status()
+		if i%50 == 0 {
+			h.Hold()
+		}
+	}
+	<-done
+	if err := h.Settle(time.Minute); err != nil {
+		t.Fatal(err)
 	}
 }
