@@ -411,11 +411,11 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 	defer stop()
 	go frames(ctx, hw, logger)
 	go h.Watch(ctx)
+	go func() { <-ctx.Done(); h.Events().Close() }() // the event streams end, so the server can stop
 	go extra(ctx)
 	err = server(ctx, h, ln, logger)
 	stop() // a second signal ends the program at once
 	logger.Printf("stopping: parking the servos, keeping the digital pots")
-	h.Events().Close()
 	if serr := hw.Shutdown(10 * time.Second); serr != nil {
 		logger.Printf("shutdown: %v", serr)
 	}

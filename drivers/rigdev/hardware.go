@@ -104,7 +104,8 @@ type Pot struct {
 	hasRead     bool
 	v0, v1      float64 // ADC volts at positions 0 and 1
 	calibrated  bool
-	problem     string // why the pot does not follow, or ""
+	problem     string  // why the pot does not follow, or ""
+	owed        float64 // corrections made before the pot's first value was known
 }
 
 // Stats counts a rig's update frames.
@@ -304,6 +305,10 @@ func (h *Hardware) initTarget(p *Pot) {
 		pos := float64(k) / mcp44x1.FullScale
 		p.hasTarget, p.target, p.goal, p.cmd = true, p.weight(pos), pos, pos
 		p.phase = idle
+		if p.owed != 0 { // corrections the machine made while the chip did not answer
+			h.setTarget(p, p.target+p.owed)
+			p.owed = 0
+		}
 	default:
 		h.setTarget(p, p.weight(p.spec.Park))
 	}

@@ -108,8 +108,12 @@ func (lr *LoopRack) Drive(active []uint16, onActive, onInactive float64) error {
 		if i == n || isActive[i] {
 			d = onActive
 		}
-		if d != 0 && p.hasTarget {
+		switch {
+		case d == 0:
+		case p.hasTarget:
 			h.setTarget(p, p.target+d)
+		default:
+			p.owed += d // applied when the chip answers and the pot's value is known
 		}
 	}
 	h.errs = nil

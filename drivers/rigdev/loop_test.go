@@ -172,3 +172,42 @@ func TestLoopFaults(t *testing.T) {
 	t.Logf("machine error kept: %v", m.Err())
 	t.Logf("log: %q", lg.lines)
 }
+
+// A chip that does not answer when the rig opens: the corrections made meanwhile are owed to
+// its pots and land when it answers.
+func TestLoopChipMissingAtOpen(t *testing.T) {
+	spec := load(t, "sim-loop.toml")
+	clk := i2csim.NewManualClock()
+	sim, env := Simulate(spec, clk, SimOpts{Seed: 9})
+	chip := sim.Bus("main").Detach(0x2C)
+	lg := &logger{t: t}
+	env.Log = lg.log
+	h, err := Open(spec, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	racks, err := h.LoopRacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := racks[0].Drive([]uint16{1}, 2, 0); err != nil {
+		t.Logf("Drive while pots0 is missing: %v", err)
+	}
+	if _, err := racks[0].Sum([]uint16{1}); err == nil {
+		t.Error("a sum over a pot never read back did not fail")
+	}
+	if err := sim.Bus("main").Attach(0x2C, chip); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	h.Step()
+	if err := h.Settle(time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if w := sim.MCP44x1["pots0"].Wiper(1); w != 128+8 {
+		t.Errorf("R0.A1's wiper %d, want 136: the correction made while its chip was missing was lost", w)
+	}
+	if !lg.has("recovered: pots0") {
+		t.Errorf("log %q", lg.lines)
+	}
+}

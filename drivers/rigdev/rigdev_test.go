@@ -333,12 +333,12 @@ func TestConcurrentUse(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for range 200 {
+		for range 100 {
 			clk.Advance(h.spec.Period())
 			h.Step()
 		}
 	}()
-	for i := range 200 {
+	for i := range 100 {
 		h.SetWeights([]WeightValue{{rig.Weight{R: 0, A: i % 24}, float64(i%7 - 3)}})
 		_ = h.Status()
 		if i%50 == 0 {
