@@ -145,7 +145,7 @@ func TestLoopFaults(t *testing.T) {
 		return daemon(done)
 	})
 	bus.ClearFaults()
-	for range 5 {
+	for range 3 {
 		m.Epoch(deck, daemon)
 	}
 	clk.Advance(time2min)
@@ -154,7 +154,7 @@ func TestLoopFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res := m.Evaluate(deck); res.Accuracy < 0.95 {
-		t.Errorf("accuracy %.3f after a faulty epoch and 5 clean ones", res.Accuracy)
+		t.Errorf("accuracy %.3f after a faulty epoch and 3 clean ones", res.Accuracy)
 	}
 	targets := make([]float64, racks[0].Len())
 	racks[0].Targets(targets)
