@@ -36,6 +36,7 @@ func (s *sink) Heartbeat(context.Context) error { return nil }
 // channel). Each board's frame is the least its protocol allows (pca9685's
 // TestFramesCostTheProtocolMinimum); this measures a real run.
 func TestFigureMirrorFrames(t *testing.T) {
+	t.Parallel()
 	h, _, clk, _ := open(t, "sim-mirror.toml", SimOpts{Seed: 1})
 	set, err := builtin.Load("letters")
 	if err != nil {

@@ -18,6 +18,7 @@ const time2min = 2 * time.Minute
 // In the loop on simulated chips with read-back noise, the machine learns a two-class
 // built-in set, and the weights it uses are the ones read back.
 func TestLoopLearns(t *testing.T) {
+	t.Parallel()
 	h, sim, _, lg := open(t, "sim-loop.toml", SimOpts{Seed: 7, Noise: 5e-3})
 	racks, err := h.LoopRacks()
 	if err != nil {
@@ -101,6 +102,7 @@ func TestLoopLearns(t *testing.T) {
 // A flaky bus and a chip that loses power while the machine learns: the machine goes on, the
 // faults are reported, and in the end every pot stands where the learning put it.
 func TestLoopFaults(t *testing.T) {
+	t.Parallel()
 	h, sim, clk, lg := open(t, "sim-loop.toml", SimOpts{Seed: 8, Noise: 2e-3})
 	racks, err := h.LoopRacks()
 	if err != nil {

@@ -329,6 +329,7 @@ func TestWatchdogActions(t *testing.T) {
 // The daemon's frame loop, HTTP handlers and a status page use the rig at once (run under the
 // race detector by make race).
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	h, _, clk, _ := open(t, "sim-mirror.toml", SimOpts{Seed: 6})
 	done := make(chan struct{})
 	go func() {
