@@ -108,7 +108,8 @@ type PCA9685 struct {
 // MCP44x1 is a quad digital potentiometer.
 type MCP44x1 struct {
 	Chip
-	Model string // "MCP4451" or "MCP4461"
+	Model        string // "MCP4451" or "MCP4461"
+	StepCommands bool   // a wiper moving one step gets an 8-bit increment or decrement
 }
 
 // ADS1115 is an ADC reading pots back.
@@ -199,7 +200,7 @@ var (
 		"machine":    {"a_units", "r_units", "wiring", "seed", "rule", "data", "epochs"},
 		"bus":        {"name", "device"},
 		"pca9685":    {"name", "bus", "address", "frequency_hz", "oscillator_hz", "max_slewing", "speed"},
-		"mcp44x1":    {"name", "bus", "address", "model"},
+		"mcp44x1":    {"name", "bus", "address", "model", "step_commands"},
 		"ads1115":    {"name", "bus", "address", "data_rate", "full_scale_v"},
 		"gpio_servo": {"name", "pin"},
 		"mcp23017":   {"name", "bus", "address"},
@@ -276,8 +277,9 @@ func Parse(r io.Reader, name string) (*Rig, error) {
 			f.float("speed", &c.Speed, 0.01, 100)
 			rg.PCA9685 = append(rg.PCA9685, c)
 		case "mcp44x1":
-			c := MCP44x1{Chip: chip(f, 0x2C, 0x2F), Model: "MCP4451"}
+			c := MCP44x1{Chip: chip(f, 0x2C, 0x2F), Model: "MCP4451", StepCommands: true}
 			f.oneOf("model", &c.Model, "MCP4451", "MCP4461")
+			f.bool("step_commands", &c.StepCommands)
 			rg.MCP44x1 = append(rg.MCP44x1, c)
 		case "ads1115":
 			c := ADS1115{Chip: chip(f, 0x48, 0x4B), DataRate: 860, FullScaleV: 4.096}

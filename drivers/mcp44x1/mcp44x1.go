@@ -75,6 +75,10 @@ type Opts struct {
 	// RepeatedStart reads registers in one transaction (repeated start) instead of a write,
 	// a STOP and a read.
 	RepeatedStart bool
+	// WritesOnly makes SetWipers send 16-bit writes only, never the 8-bit increment and
+	// decrement commands (for a chip or bus that mishandles a mix of commands in one
+	// transaction; it costs a byte per wiper stepped by one).
+	WritesOnly bool
 	// NVInterval is the shortest time between two EEPROM writes of one wiper by SaveNV (not
 	// forced). Default 10 minutes.
 	NVInterval time.Duration
@@ -339,9 +343,9 @@ func (d *Dev) appendWipers(b []byte, vals [4]int, mask int) ([]byte, error) {
 		}
 		switch k := d.known[w]; {
 		case k == v:
-		case k >= 0 && v == k+1:
+		case k >= 0 && v == k+1 && !d.opts.WritesOnly:
 			b = append(b, wiperReg[w]<<4|cmdInc)
-		case k >= 0 && v == k-1:
+		case k >= 0 && v == k-1 && !d.opts.WritesOnly:
 			b = append(b, wiperReg[w]<<4|cmdDec)
 		default:
 			c := writeCmd(wiperReg[w], v)

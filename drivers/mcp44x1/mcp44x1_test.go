@@ -50,6 +50,9 @@ func TestGolden(t *testing.T) {
 			// W0 +1 (inc 0x04), W1 -1 (dec 0x18), W2 to 200 (write 0x60 0xC8), W3 unchanged.
 			{Addr: addr, W: []byte{0x04, 0x18, 0x60, 0xC8}},
 		}, func(d *Dev) error { return d.SetWipers([4]int{129, 127, 200, 128}, 0xF) }},
+		{"writes only", Opts{WritesOnly: true}, []i2ctest.IO{
+			{Addr: addr, W: []byte{0x00, 0x81, 0x10, 0x7F}},
+		}, func(d *Dev) error { return d.SetWipers([4]int{129, 127, 128, 128}, 0xF) }},
 		{"full scale sets D8", Opts{}, []i2ctest.IO{
 			{Addr: addr, W: []byte{0x71, 0x00}},
 		}, func(d *Dev) error { return d.SetWiper(3, 256) }},

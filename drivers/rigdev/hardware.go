@@ -169,7 +169,7 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 			v = mcp44x1.MCP4461
 		}
 		h.mcps = append(h.mcps, &mcpChip{chipState: state(c.Chip, c.Model), bus: h.meters[c.Bus], opts: mcp44x1.Opts{
-			Addr: c.Address, Variant: v, NVInterval: spec.NVSave, Now: env.Now, Sleep: env.Sleep}})
+			Addr: c.Address, Variant: v, NVInterval: spec.NVSave, WritesOnly: !c.StepCommands, Now: env.Now, Sleep: env.Sleep}})
 	}
 	for _, c := range spec.ADS1115 {
 		h.adcs[c.Name] = &adcChip{chipState: state(c.Chip, "ADS1115"), bus: h.meters[c.Bus], opts: ads1115.Opts{
