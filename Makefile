@@ -8,7 +8,7 @@ FUZZTIME    ?= 20000x
 ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen
 
 .PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
-	museum-deps museum-test web
+	museum-deps museum-test web rig
 
 all: build
 
@@ -26,7 +26,7 @@ demo:
 ## museum's window under Xvfb and browser build in headless Chromium.
 test: museum-deps fmt-check vet staticcheck tidy-check fma-check imports
 	$(GO) test -count=1 ./...
-	$(MAKE) --no-print-directory race arm64 museum-test
+	$(MAKE) --no-print-directory race arm64 museum-test rig
 
 ## museum-deps: the C compiler and the X and GL headers the window (ebiten) needs to compile:
 ## vet, staticcheck and build compile it.
@@ -38,6 +38,10 @@ museum-deps:
 ## cross-builds, a 30 s soak (installs xvfb, xauth, chromium).
 museum-test:
 	@bash scripts/museum-test.sh
+
+## rig: hwbridge cross-compiled for the Pi and the rig run end to end on simulated chips.
+rig:
+	@bash scripts/rig-test.sh
 
 ## web: the museum for the browser in web/dist (mark1 web serves it).
 web:
@@ -71,7 +75,8 @@ imports:
 ## race: the machine's readers on other goroutines, under the race detector (needs cgo).
 race:
 	@bash scripts/need.sh gcc libc6-dev
-	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt|Frames|Commands|Soak' ./machine ./cmd/mark1 ./session ./museum/console
+	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt|Frames|Commands|Soak|Concurrent|Watchdog|Mirror|Serve|Headless|Loop' \
+		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge
 
 ## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
 arm64:
@@ -88,7 +93,8 @@ bench:
 fuzz:
 	@for t in "FuzzRead ./patchboard/" "FuzzReadState ./machine/" "FuzzReadStateBody ./machine/" \
 		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/" \
-		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/"; do \
+		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/" \
+		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
 	done
 

@@ -148,7 +148,7 @@ func (h *Handler) allow() bool {
 	defer h.mu.Unlock()
 	now := h.opts.Now()
 	if dt := now.Sub(h.last).Seconds(); dt > 0 {
-		h.tokens = min(float64(h.opts.Burst), h.tokens+dt*h.opts.Rate)
+		h.tokens = min(float64(h.opts.Burst), h.tokens+float64(dt*h.opts.Rate))
 	}
 	h.last = now
 	if h.tokens < 1 {

@@ -88,6 +88,8 @@ func TestReadConfigErrors(t *testing.T) {
 		{"nan", "[retina]\ngamma = nan\n", "c.toml:2: retina.gamma: NaN is not a number"},
 		{"ideal key", "[pots]\nideal = true\n", "c.toml:2: pots.ideal: unknown key"},
 		{"combination", "[mark_i]\ntheta = 9\n", "c.toml:2: patchboard: theta: 9, want 1..7"},
+		{"escaped key", "seed = 2\n\"see\\u0064\" = 1\n", "c.toml:2: seed: given twice (first on line 1)"},
+		{"escaped unknown key", "\n\"bl\\u0075r\" = 1\n", "c.toml:2: blur: unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +118,7 @@ func FuzzReadConfig(f *testing.F) {
 	f.Add(buf.String())
 	f.Add("[retina]\nblur_cells = 0.5\n")
 	f.Add("seed = 0x10\npots.range = inf\n")
+	f.Add("\"see\\u0064\" = 1\n[\"ret\\u0069na\"]\ngamma = 1\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		c, err := ReadConfig(strings.NewReader(in), "f.toml", Default())
 		if err != nil {

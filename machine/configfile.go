@@ -101,11 +101,19 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 	c := base
 	var p unstable.Parser
 	p.Reset(data)
+	// lineOf is the line of a byte slice of data (an error's highlight); keyLine that of a key,
+	// from its raw range: a key with escapes has its Data copied out of data.
 	lineOf := func(b []byte) int {
 		if len(b) == 0 {
 			return 0
 		}
 		return p.Shape(p.Range(b)).Start.Line
+	}
+	keyLine := func(n *unstable.Node) int {
+		if n == nil {
+			return 0
+		}
+		return p.Shape(n.Raw).Start.Line
 	}
 	seen := map[string]int{}
 	table := ""
@@ -116,14 +124,14 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 			key, first := dotted(e.Key())
 			table = key
 			if !isSection(key) {
-				return base, fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, lineOf(first), key)
+				return base, fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, keyLine(first), key)
 			}
 		case unstable.ArrayTable:
 			key, first := dotted(e.Key())
-			return base, fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, lineOf(first), key)
+			return base, fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, keyLine(first), key)
 		case unstable.KeyValue:
 			key, first := dotted(e.Key())
-			line := lineOf(first)
+			line := keyLine(first)
 			if table != "" {
 				key = table + "." + key
 			}
@@ -161,15 +169,15 @@ func isSection(name string) bool {
 	return false
 }
 
-// dotted joins the parts of a TOML key with dots and returns the first part's bytes (for its
+// dotted joins the parts of a TOML key with dots and returns the first part's node (for its
 // line).
-func dotted(it unstable.Iterator) (string, []byte) {
+func dotted(it unstable.Iterator) (string, *unstable.Node) {
 	var parts []string
-	var first []byte
+	var first *unstable.Node
 	for it.Next() {
 		n := it.Node()
 		if first == nil {
-			first = n.Data
+			first = n
 		}
 		parts = append(parts, string(n.Data))
 	}

@@ -5,8 +5,8 @@
 #    lab, and the museum's own session/, view/ and museum/console (tested with no display).
 #  - chromedp (a browser driver) in no shipped package.
 #  - The machine's core depends on none of the museum's packages (session, view, museum).
-#  - periph host only in cmd/hwbridge; periph conn and devices only in drivers/, hwapi/, rig/ and
-#    cmd/hwbridge.
+#  - periph host only in cmd/hwbridge; periph conn and devices (and the drivers) only in
+#    drivers/ and cmd/hwbridge (hwapi/ and rig/ stay periph-free so that mark1 can use them).
 #  - gonum only in the lab (lab/) and the mark1 command.
 #  - The machine's core (retina, patchboard, potentiometer, machine, images, knob, internal)
 #    carries neither the built-in sets nor their fonts.
@@ -30,7 +30,8 @@ while read -r pkg deps; do
 	check '^github.com/hajimehoshi/ebiten' '^(museum|cmd/mark1-museum)$' "ebiten (the window only)"
 	check '^github.com/chromedp' '^$' "chromedp (test code only)"
 	check '^periph.io/x/host' '^cmd/hwbridge$' "periph host (the bridge only)"
-	check '^periph.io/x/(conn|devices)' '^(drivers|hwapi|rig|cmd/hwbridge)(/|$)' "periph (the rig only)"
+	check '^periph.io/x/(conn|devices)' '^(drivers|cmd/hwbridge)(/|$)' "periph (the rig's drivers and daemon only: hwapi and rig stay periph-free so mark1 can use them)"
+	check '^github.com/mark1-perceptron/mark1/drivers(/|$)' '^(drivers|cmd/hwbridge)(/|$)' "the rig's drivers (the daemon's)"
 	check '^gonum.org/' '^(lab(/|$)|cmd/mark1$)' "gonum (the lab only)"
 	case "$rel" in
 	retina | patchboard | potentiometer | machine | machine/* | images | knob | internal/*)

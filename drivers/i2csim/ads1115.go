@@ -90,7 +90,7 @@ func (a *ADS1115) sample() int16 {
 	default:
 		v = a.pin(int(mux - 4))
 	}
-	v += a.rng.NormFloat64() * a.Noise
+	v += float64(a.rng.NormFloat64() * a.Noise)
 	fsr := adsFSR[(a.config>>9)&7]
 	code := math.Round(v / fsr * 32768)
 	return int16(max(-32768, min(32767, code)))

@@ -74,7 +74,7 @@ func NewMCP44x1(clock Clock, nonVolatile bool, seed uint64) *MCP44x1 {
 		// kept within one step (the datasheet's INL is within +-1 LSB).
 		x := 0.0
 		for k := 1; k < mcpFull; k++ {
-			x += (rng.Float64() - 0.5) * 0.3
+			x += float64((float64(rng.Float64()) - 0.5) * 0.3)
 			x = max(-0.9, min(0.9, x))
 			m.inl[w][k] = x
 		}

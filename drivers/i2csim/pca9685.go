@@ -297,7 +297,7 @@ func (s *Servo) update(now time.Time) {
 	if dt <= 0 {
 		return
 	}
-	step := s.Speed * dt
+	step := float64(s.Speed * dt)
 	switch {
 	case s.pos < s.target:
 		s.pos = math.Min(s.target, s.pos+step)

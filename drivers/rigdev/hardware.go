@@ -302,7 +302,7 @@ func (h *Hardware) initTarget(p *Pot) {
 		if k < 0 {
 			return
 		}
-		pos := float64(k) / mcp44x1.FullScale
+		pos := float64(float64(k) / mcp44x1.FullScale) // rounded: FullScale may make the division a product
 		p.hasTarget, p.target, p.goal, p.cmd = true, p.weight(pos), pos, pos
 		p.phase = idle
 		if p.owed != 0 { // corrections the machine made while the chip did not answer
@@ -316,11 +316,11 @@ func (h *Hardware) initTarget(p *Pot) {
 
 // position returns the position (0..1) showing weight w.
 func (p *Pot) position(w float64) float64 {
-	return math.Max(0, math.Min(1, 0.5+w/(2*p.spec.Range)))
+	return math.Max(0, math.Min(1, 0.5+float64(w/(2*p.spec.Range))))
 }
 
 // weight returns the weight a position shows.
-func (p *Pot) weight(pos float64) float64 { return (pos - 0.5) * 2 * p.spec.Range }
+func (p *Pot) weight(pos float64) float64 { return float64((pos - 0.5) * 2 * p.spec.Range) }
 
 // setTarget starts a move of p to weight w (called with the lock held).
 func (h *Hardware) setTarget(p *Pot, w float64) {

@@ -69,7 +69,7 @@ func Simulate(spec *rig.Rig, clock i2csim.Clock, opts SimOpts) (*Sim, Env) {
 		_ = s.Buses[c.Bus].Attach(c.Address, d) // the rig file's check refused clashes
 	}
 	for i, c := range spec.PCA9685 {
-		chip := i2csim.NewPCA9685(clock, c.OscillatorHz*(1+opts.OscillatorError*float64(i+1)))
+		chip := i2csim.NewPCA9685(clock, c.OscillatorHz*(1+float64(opts.OscillatorError*float64(i+1))))
 		s.PCA9685[c.Name] = chip
 		s.Supplies[c.Name] = &i2csim.Supply{MaxMoving: c.MaxSlewing}
 		attach(c.Chip, chip)
@@ -116,7 +116,7 @@ func Simulate(spec *rig.Rig, clock i2csim.Clock, opts SimOpts) (*Sim, Env) {
 				if f == 0 {
 					return opts.Vref / 2
 				}
-				pulse := float64(d) / float64(gpio.DutyMax) * float64(f.Period())
+				pulse := float64(float64(d) / float64(gpio.DutyMax) * float64(f.Period()))
 				frac := (pulse - 500e3) / 2000e3
 				return opts.Vref * max(0, min(1, frac))
 			}
