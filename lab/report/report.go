@@ -171,13 +171,18 @@ func (t *Table) NumericColumns() []bool {
 	return num
 }
 
-// writeTable writes t with its columns aligned, numbers to the right.
+// Headings are wrapped only in tables wider than tableWidth, and never below headerWidth.
+const (
+	tableWidth  = 97
+	headerWidth = 12
+)
+
+// writeTable writes t with its columns aligned, numbers to the right. In a table wider than
+// tableWidth, a heading longer than its column's cells (and than headerWidth) is wrapped over
+// several lines, so that tables with long headings stay narrow enough for a terminal.
 func writeTable(b *strings.Builder, t *Table) {
 	num := t.NumericColumns()
 	width := make([]int, len(t.Columns))
-	for i, c := range t.Columns {
-		width[i] = utf8.RuneCountInString(c)
-	}
 	for _, row := range t.Rows {
 		for i, c := range row {
 			if i < len(width) {
@@ -185,24 +190,53 @@ func writeTable(b *strings.Builder, t *Table) {
 			}
 		}
 	}
+	total := 1
+	for i, c := range t.Columns {
+		total += 1 + max(width[i], utf8.RuneCountInString(c))
+	}
+	heads := make([][]string, len(t.Columns))
+	lines := 1
+	for i, c := range t.Columns {
+		w := max(width[i], min(utf8.RuneCountInString(c), headerWidth))
+		if total <= tableWidth {
+			w = max(width[i], utf8.RuneCountInString(c))
+		}
+		for _, word := range strings.Fields(c) {
+			w = max(w, utf8.RuneCountInString(word))
+		}
+		heads[i] = strings.Split(wrap(c, w, ""), "\n")
+		for _, h := range heads[i] {
+			w = max(w, utf8.RuneCountInString(h))
+		}
+		width[i] = w
+		lines = max(lines, len(heads[i]))
+	}
 	line := func(cells []string) {
-		b.WriteString(" ")
+		var l strings.Builder
+		l.WriteString(" ")
 		for i, c := range cells {
 			if i >= len(width) {
 				break
 			}
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
 			if num[i] {
-				b.WriteString(" " + pad + c)
+				l.WriteString(" " + pad + c)
 			} else {
-				b.WriteString(" " + c + pad)
+				l.WriteString(" " + c + pad)
 			}
 		}
-		trimmed := strings.TrimRight(b.String(), " ")
-		b.Reset()
-		b.WriteString(trimmed + "\n")
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
-	line(t.Columns)
+	for k := range lines {
+		cells := make([]string, len(heads))
+		for i, h := range heads {
+			// Headings sit on their last lines, next to the cells.
+			if j := k - (lines - len(h)); j >= 0 {
+				cells[i] = h[j]
+			}
+		}
+		line(cells)
+	}
 	for _, row := range t.Rows {
 		line(row)
 	}

@@ -85,3 +85,43 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+func TestTableHeadings(t *testing.T) {
+	long := []string{"problem", "perceptron: range over the last half", "pocket: final error", "least squares error on the test cards"}
+	cases := []struct {
+		name      string
+		columns   []string
+		row       []any
+		headLines int // lines of headings
+		maxWidth  int // the widest line
+	}{
+		{"narrow table: one heading line", []string{"method", "training error", "test error"}, []any{"pocket", "0.0%", "1.2%"}, 1, 34},
+		{"wide table: headings wrapped", append(long, long...), []any{"xor", "30.0% to 62.0%", "26.0%", "50.0%", "xor", "30.0% to 62.0%", "26.0%", "50.0%"}, 4, 99}, // 207 columns unwrapped
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tab := &Table{Columns: c.columns}
+			tab.AddRow(c.row...)
+			var b strings.Builder
+			writeTable(&b, tab)
+			lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if got := len(lines) - 1; got != c.headLines {
+				t.Errorf("%d heading lines, want %d:\n%s", got, c.headLines, b.String())
+			}
+			for _, l := range lines {
+				if n := len([]rune(l)); n > c.maxWidth {
+					t.Errorf("line of %d columns, want at most %d: %q", n, c.maxWidth, l)
+				}
+			}
+			// Every word of every heading is still there, in order.
+			text := strings.Join(strings.Fields(b.String()), " ")
+			for _, h := range c.columns {
+				for _, w := range strings.Fields(h) {
+					if !strings.Contains(text, w) {
+						t.Errorf("heading word %q lost:\n%s", w, b.String())
+					}
+				}
+			}
+		})
+	}
+}
