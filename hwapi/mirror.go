@@ -253,9 +253,16 @@ func (mi *Mirror) Stats() MirrorStats {
 	return mi.stats
 }
 
+// FrameTimeout bounds how long Run waits for the bridge's answer to one frame.
+const FrameTimeout = 5 * time.Second
+
 // Run sends frames to sink until ctx ends, then sends what is left; between frames it sends a
 // heartbeat every heartbeat (the bridge's watchdog; 0: none). It returns the last frame's
 // error, if any, at the end.
+//
+// A frame in flight is not cancelled when ctx ends: it is answered (or times out after
+// FrameTimeout) before the last frame goes. A cancelled request may still reach the bridge,
+// and reach it after the next one, and the knobs would then show its older values.
 func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) error {
 	var beat <-chan time.Time
 	if heartbeat > 0 {
@@ -265,7 +272,8 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 	}
 	var timer *time.Timer
 	var lastErr error
-	send := func(sendCtx context.Context) bool {
+	frameCtx := context.WithoutCancel(ctx)
+	send := func() bool {
 		for {
 			f, since, ok, wait := mi.pump(mi.now())
 			if !ok {
@@ -278,7 +286,9 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 				}
 				return wait > 0
 			}
-			_, err := sink.Frame(sendCtx, f)
+			fctx, cancel := context.WithTimeout(frameCtx, FrameTimeout)
+			_, err := sink.Frame(fctx, f)
+			cancel()
 			mi.sent(f, since, err)
 			lastErr = err
 			if err != nil {
@@ -293,20 +303,18 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 		}
 		select {
 		case <-ctx.Done():
-			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			mi.mu.Lock()
 			mi.lastTx = time.Time{} // the last frame goes at once
 			mi.mu.Unlock()
-			send(fctx)
-			cancel()
-			if errors.Is(lastErr, context.Canceled) {
+			send()
+			if errors.Is(lastErr, context.Canceled) { // a heartbeat cut short
 				return nil
 			}
 			return lastErr
 		case <-mi.wake:
-			send(ctx)
+			send()
 		case <-tc:
-			send(ctx)
+			send()
 		case <-beat:
 			mi.mu.Lock()
 			idle := mi.now().Sub(mi.lastTx) >= heartbeat

@@ -164,3 +164,79 @@ func TestMirrorRun(t *testing.T) {
 		t.Errorf("stats %+v, %d frames", st, len(sink.frames))
 	}
 }
+
+// slowSink holds its first frame until released, as a bridge slow to answer does.
+type slowSink struct {
+	sinkRec
+	started, release chan struct{}
+	calls            int
+	cut              bool // the first frame's context was cancelled while in flight
+}
+
+func (s *slowSink) Frame(ctx context.Context, f Frame) (FrameReply, error) {
+	s.mu.Lock()
+	s.calls++
+	first := s.calls == 1
+	s.mu.Unlock()
+	if first {
+		close(s.started)
+		<-s.release
+		if ctx.Err() != nil {
+			s.mu.Lock()
+			s.cut = true
+			s.mu.Unlock()
+			return FrameReply{}, ctx.Err()
+		}
+	}
+	return s.sinkRec.Frame(ctx, f)
+}
+
+// Stopping the mirror while a frame is in flight does not cancel that frame: a cancelled
+// request can still reach the bridge after the last frame and put the knobs back to older
+// values (it happened: mark1 bridge's test saw every knob at 0 after training).
+func TestMirrorStopDuringFrame(t *testing.T) {
+	m, deck := smallMachine(t)
+	mi := NewMirror(m, mirrorPots(), time.Millisecond)
+	m.Observe(mi)
+	sink := &slowSink{started: make(chan struct{}), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	mi.Sync()
+	go func() { done <- mi.Run(ctx, sink, time.Hour) }()
+	<-sink.started // the first frame, every weight at its start, is in flight
+	m.Epoch(deck, nil)
+	cancel()
+	close(sink.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if sink.cut {
+		t.Fatal("the frame in flight was cancelled when the mirror stopped")
+	}
+	last := map[[2]int]float64{}
+	for _, f := range sink.frames {
+		for _, w := range f.Weights {
+			last[[2]int{w.R, w.A}] = w.W
+		}
+	}
+	moved := 0
+	for _, p := range mirrorPots()[:18] {
+		i := p.A
+		if i == -1 {
+			i = m.AUnits()
+		}
+		got := m.Rack(p.R).(poser).Pos(i)
+		if last[[2]int{p.R, p.A}] != got {
+			t.Errorf("R%d.%d: last sent %v, the pot is at %v", p.R, p.A, last[[2]int{p.R, p.A}], got)
+		}
+		if got != 0 {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no shown pot moved: the test shows nothing")
+	}
+	if st := mi.Stats(); st.Errors != 0 || len(sink.frames) < 2 {
+		t.Errorf("stats %+v, %d frames received", st, len(sink.frames))
+	}
+}
