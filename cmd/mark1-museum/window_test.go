@@ -252,22 +252,26 @@ func TestMark1Museum(t *testing.T) {
 var betweenRe = regexp.MustCompile(`between frames: \d+ samples, mean ([0-9.]+) ms`)
 
 // Training at full speed does not lower the frame rate: the machine runs on its own
-// goroutine. Every frame is painted in screenshot mode, so the two runs do the same drawing.
+// goroutine. Every frame is painted in screenshot mode, so the runs do the same drawing. The
+// runs alternate (original pace, full speed, twice) and each speed keeps its best rate, so
+// that another job's burst on this shared machine during one run does not decide the test.
 func TestFrameRateWhileTraining(t *testing.T) {
 	rates := map[string]float64{}
-	for _, speed := range []string{"1", "max"} {
-		out, err := runMuseum(t, nil, "--state-dir", "", "--fullscreen", "--speed", speed, "--attract", "0",
-			"--screenshot", filepath.Join(t.TempDir(), "s.png"), "--frames", "300", "--stats")
-		if err != nil {
-			t.Fatalf("%v\n%s", err, out)
+	for range 2 {
+		for _, speed := range []string{"1", "max"} {
+			out, err := runMuseum(t, nil, "--state-dir", "", "--fullscreen", "--speed", speed, "--attract", "0",
+				"--screenshot", filepath.Join(t.TempDir(), "s.png"), "--frames", "200", "--stats")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			m := betweenRe.FindStringSubmatch(out)
+			if m == nil {
+				t.Fatalf("no frame timings in %q", out)
+			}
+			ms, _ := strconv.ParseFloat(m[1], 64)
+			rates[speed] = max(rates[speed], 1000/ms)
+			t.Logf("speed %s: %.1f frames per second\n%s", speed, 1000/ms, out)
 		}
-		m := betweenRe.FindStringSubmatch(out)
-		if m == nil {
-			t.Fatalf("no frame timings in %q", out)
-		}
-		ms, _ := strconv.ParseFloat(m[1], 64)
-		rates[speed] = 1000 / ms
-		t.Logf("speed %s: %.1f frames per second\n%s", speed, rates[speed], out)
 	}
 	if rates["max"] < 0.8*rates["1"] {
 		t.Errorf("%.1f frames per second while training at full speed, %.1f at the original pace", rates["max"], rates["1"])
