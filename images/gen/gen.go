@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/images/internal/pen"
 )
 
 // streamBase separates the generator's random streams from any other use of the same seed.
@@ -25,9 +26,9 @@ func Generate(s Spec) (*images.Set, error) {
 	// Parse the typefaces before the workers start (the outlines are cached on first use).
 	if s.Font != "" {
 		for _, r := range set.Classes {
-			for _, t := range []*typeface{goBold, goMonoBold} {
-				if _, err := t.glyph([]rune(r)[0]); err != nil {
-					return nil, err
+			for _, t := range []*pen.Typeface{pen.GoBold, pen.GoMonoBold} {
+				if _, err := t.Glyph([]rune(r)[0]); err != nil {
+					return nil, fmt.Errorf("gen: %w", err)
 				}
 			}
 		}
@@ -106,14 +107,14 @@ func (s Spec) shape(rng *rand.Rand, class int) (*image.Gray, string) {
 	if s.Kind == "square-diamond" || s.Rotate {
 		half = float64(size / math.Sqrt2)
 	}
-	c := point{s.centre(rng, half), s.centre(rng, half)}
+	c := point{X: s.centre(rng, half), Y: s.centre(rng, half)}
 	name := "square"
 	var contours [][]point
 	if s.Kind == "squares-circles" && class == 1 {
 		name = "circle"
-		contours = [][]point{circlePath(c, float64(size/2), false)}
+		contours = [][]point{pen.Circle(c, float64(size/2), false)}
 		if !solid {
-			contours = append(contours, circlePath(c, float64(size/2)-s.Stroke, true))
+			contours = append(contours, pen.Circle(c, float64(size/2)-s.Stroke, true))
 		}
 	} else {
 		if s.Kind == "square-diamond" && class == 1 {
@@ -129,30 +130,30 @@ func (s Spec) shape(rng *rand.Rand, class int) (*image.Gray, string) {
 	if solid {
 		fill = "solid"
 	}
-	return render(contours), fmt.Sprintf("%s %s %.1fpx %.1fdeg at %.1f,%.1f", name, fill, size, angle, c.x, c.y)
+	return render(contours), fmt.Sprintf("%s %s %.1fpx %.1fdeg at %.1f,%.1f", name, fill, size, angle, c.X, c.Y)
 }
 
 // letter draws r at a random cap height in one of the typefaces, at a random position that
 // keeps the margin. Letters too wide for the card are shrunk to fit.
 func (s Spec) letter(rng *rand.Rand, r rune) (*image.Gray, string) {
-	t := goBold
+	t := pen.GoBold
 	switch s.Font {
 	case "mono":
-		t = goMonoBold
+		t = pen.GoMonoBold
 	case "both":
 		if rng.IntN(2) == 1 {
-			t = goMonoBold
+			t = pen.GoMonoBold
 		}
 	}
 	size := uniform(rng, s.Size.Min, s.Size.Max)
-	h, _ := t.glyph('H')
-	o, _ := t.glyph(r)
-	capHeight := h.max.y - h.min.y
-	w, ht := o.max.x-o.min.x, o.max.y-o.min.y
+	h, _ := t.Glyph('H')
+	o, _ := t.Glyph(r)
+	capHeight := h.Max.Y - h.Min.Y
+	w, ht := o.Max.X-o.Min.X, o.Max.Y-o.Min.Y
 	scale := min(size/capHeight, room/w, room/ht)
 	hw, hh := float64(mul(w, scale)/2), float64(mul(ht, scale)/2)
-	c := point{s.centre(rng, hw), s.centre(rng, hh)}
-	return render(o.place(scale, c)), fmt.Sprintf("%c %s %.1fpx at %.1f,%.1f", r, t.name, size, c.x, c.y)
+	c := point{X: s.centre(rng, hw), Y: s.centre(rng, hh)}
+	return render(o.Place(scale, c)), fmt.Sprintf("%c %s %.1fpx at %.1f,%.1f", r, t.Name(), size, c.X, c.Y)
 }
 
 // leftRight draws a solid square wholly in the left (class 0) or right half of the card, at
@@ -164,8 +165,8 @@ func (s Spec) leftRight(rng *rand.Rand, class int) (*image.Gray, string) {
 	if class == 1 {
 		x = cardSize - x
 	}
-	c := point{x, uniform(rng, margin+h, cardSize-margin-h)}
-	return render([][]point{squarePath(c, size, 0, 1, false)}), fmt.Sprintf("square %.1fpx at %.1f,%.1f", size, c.x, c.y)
+	c := point{X: x, Y: uniform(rng, margin+h, cardSize-margin-h)}
+	return render([][]point{squarePath(c, size, 0, 1, false)}), fmt.Sprintf("square %.1fpx at %.1f,%.1f", size, c.X, c.Y)
 }
 
 // switchGap is the least gap between strokes that must not touch, in pixels: two retina
