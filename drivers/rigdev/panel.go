@@ -38,133 +38,80 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 		}
 		return nil, at("no [[mcp23017]] named %q", name)
 	}
-	type portKey struct {
-		chip string
-		port int
-	}
-	var sources []panel.Source
-	var inputs []panel.Input
-	var gpioIn []gpio.PinIn
-	var gpioNames []string
-	portPins := map[portKey][]int{}
-	portNames := map[portKey][]string{}
-	var portOrder []portKey
-	in := func(name, pin string) error {
-		if pin == "" {
-			return nil
-		}
-		pp, _ := rig.ParsePanelPin(pin)
-		if pp.GPIO != "" {
-			if h.env.Pin == nil {
-				return at("%s: this host has no GPIO pins", name)
-			}
-			p, err := h.env.Pin(pp.GPIO)
-			if err != nil {
-				return at("%s: pin %s: %v", name, pp.GPIO, err)
-			}
-			gpioIn = append(gpioIn, p)
-			gpioNames = append(gpioNames, name)
-			return nil
-		}
-		k := portKey{pp.Chip, pp.Port}
-		if _, ok := portPins[k]; !ok {
-			portOrder = append(portOrder, k)
-		}
-		portPins[k] = append(portPins[k], pp.Bit)
-		portNames[k] = append(portNames[k], name)
-		return nil
-	}
+	// Inputs.
+	var buttons pinGroup
 	for _, b := range []struct{ name, pin string }{{"train", spec.Train}, {"test", spec.Test}, {"stop", spec.Stop}, {"reset", spec.Reset}} {
-		if err := in(b.name, b.pin); err != nil {
-			return nil, err
+		if err := buttons.add(h.env, b.name, b.pin); err != nil {
+			return nil, at("%v", err)
 		}
 	}
 	for i, pin := range spec.Force {
-		if err := in(fmt.Sprintf("force%d", i), pin); err != nil {
-			return nil, err
+		if err := buttons.add(h.env, fmt.Sprintf("force%d", i), pin); err != nil {
+			return nil, at("%v", err)
 		}
 	}
-	if len(gpioIn) > 0 {
-		src, err := panel.PinInputs(gpioIn)
+	var sources []panel.Source
+	var inputs []panel.Input
+	if len(buttons.gpio) > 0 {
+		pins := make([]gpio.PinIn, len(buttons.gpio))
+		for i, p := range buttons.gpio {
+			pins[i] = p
+		}
+		src, err := panel.PinInputs(pins)
 		if err != nil {
 			return nil, at("%v", err)
 		}
-		for i, name := range gpioNames {
+		for i, name := range buttons.gpioNames {
 			inputs = append(inputs, panel.Input{Name: name, Source: len(sources), Bit: i})
 		}
 		sources = append(sources, src)
 	}
-	for _, k := range portOrder {
+	for _, k := range buttons.ports {
 		d, err := expander(k.chip)
 		if err != nil {
 			return nil, err
 		}
-		src, err := panel.ExpanderInputs(d, k.port, portPins[k])
+		src, err := panel.ExpanderInputs(d, k.port, buttons.bits[k])
 		if err != nil {
 			return nil, at("%v", err)
 		}
-		for i, name := range portNames[k] {
+		for i, name := range buttons.names[k] {
 			inputs = append(inputs, panel.Input{Name: name, Source: len(sources), Bit: i})
 		}
 		sources = append(sources, src)
 	}
 	// Lamps.
+	var lampPins pinGroup
+	for i, pin := range spec.Lamps {
+		if err := lampPins.add(h.env, fmt.Sprintf("r%d", i), pin); err != nil {
+			return nil, at("%v", err)
+		}
+	}
+	if err := lampPins.add(h.env, "fault", spec.FaultLamp); err != nil {
+		return nil, at("%v", err)
+	}
 	var sinks []panel.Sink
 	var lamps []panel.Lamp
-	var gpioOut []gpio.PinOut
-	var gpioLamps []string
-	lampPins := map[portKey][]int{}
-	lampNames := map[portKey][]string{}
-	var lampOrder []portKey
-	addLamp := func(name, pin string) error {
-		if pin == "" {
-			return nil
+	if len(lampPins.gpio) > 0 {
+		pins := make([]gpio.PinOut, len(lampPins.gpio))
+		for i, p := range lampPins.gpio {
+			pins[i] = p
 		}
-		pp, _ := rig.ParsePanelPin(pin)
-		if pp.GPIO != "" {
-			if h.env.Pin == nil {
-				return at("%s: this host has no GPIO pins", name)
-			}
-			p, err := h.env.Pin(pp.GPIO)
-			if err != nil {
-				return at("%s: pin %s: %v", name, pp.GPIO, err)
-			}
-			gpioOut = append(gpioOut, p)
-			gpioLamps = append(gpioLamps, name)
-			return nil
-		}
-		k := portKey{pp.Chip, pp.Port}
-		if _, ok := lampPins[k]; !ok {
-			lampOrder = append(lampOrder, k)
-		}
-		lampPins[k] = append(lampPins[k], pp.Bit)
-		lampNames[k] = append(lampNames[k], name)
-		return nil
-	}
-	for i, pin := range spec.Lamps {
-		if err := addLamp(fmt.Sprintf("r%d", i), pin); err != nil {
-			return nil, err
-		}
-	}
-	if err := addLamp("fault", spec.FaultLamp); err != nil {
-		return nil, err
-	}
-	if len(gpioOut) > 0 {
-		for i, name := range gpioLamps {
+		for i, name := range lampPins.gpioNames {
 			lamps = append(lamps, panel.Lamp{Name: name, Sink: len(sinks), Bit: i})
 		}
-		sinks = append(sinks, panel.PinLamps(gpioOut))
+		sinks = append(sinks, panel.PinLamps(pins))
 	}
-	for _, k := range lampOrder {
+	for _, k := range lampPins.ports {
 		d, err := expander(k.chip)
 		if err != nil {
 			return nil, err
 		}
-		sink, err := panel.ExpanderLamps(d, k.port, lampPins[k])
+		sink, err := panel.ExpanderLamps(d, k.port, lampPins.bits[k])
 		if err != nil {
 			return nil, at("%v", err)
 		}
-		for i, name := range lampNames[k] {
+		for i, name := range lampPins.names[k] {
 			lamps = append(lamps, panel.Lamp{Name: name, Sink: len(sinks), Bit: i})
 		}
 		sinks = append(sinks, sink)
@@ -174,4 +121,50 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 		return nil, at("%v", err)
 	}
 	return p, nil
+}
+
+// portKey names one 8-bit port of an MCP23017.
+type portKey struct {
+	chip string
+	port int
+}
+
+// pinGroup gathers a panel's pins of one direction by where they are: the host's GPIO pins,
+// and each expander port in the order of its first use.
+type pinGroup struct {
+	gpio      []gpio.PinIO
+	gpioNames []string
+	ports     []portKey
+	bits      map[portKey][]int
+	names     map[portKey][]string
+}
+
+// add puts pin (a rig file's panel pin, already validated; "" for none) under name.
+func (g *pinGroup) add(env Env, name, pin string) error {
+	if pin == "" {
+		return nil
+	}
+	pp, _ := rig.ParsePanelPin(pin)
+	if pp.GPIO != "" {
+		if env.Pin == nil {
+			return fmt.Errorf("%s: this host has no GPIO pins", name)
+		}
+		p, err := env.Pin(pp.GPIO)
+		if err != nil {
+			return fmt.Errorf("%s: pin %s: %w", name, pp.GPIO, err)
+		}
+		g.gpio = append(g.gpio, p)
+		g.gpioNames = append(g.gpioNames, name)
+		return nil
+	}
+	k := portKey{pp.Chip, pp.Port}
+	if g.bits == nil {
+		g.bits, g.names = map[portKey][]int{}, map[portKey][]string{}
+	}
+	if _, ok := g.bits[k]; !ok {
+		g.ports = append(g.ports, k)
+	}
+	g.bits[k] = append(g.bits[k], pp.Bit)
+	g.names[k] = append(g.names[k], name)
+	return nil
 }
