@@ -8,19 +8,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 )
 
-// Client talks to a bridge.
+// Client talks to a bridge. Every reply is checked before it is used (DecodeInfo and the
+// others): a bridge's replies are untrusted input.
 type Client struct {
 	base  string
 	token string
 	hc    *http.Client
+
+	mu    sync.Mutex
+	fatal error // the first error that ends a session with the rig (Err)
 }
 
 // NewClient returns a client of the bridge at addr ("HOST:PORT", or an http:// URL); token may
@@ -38,6 +45,28 @@ func NewClient(addr, token string) (*Client, error) {
 		return nil, fmt.Errorf("hwapi: bridge address %q: want HOST:PORT or an http URL", addr)
 	}
 	return &Client{base: strings.TrimRight(base, "/"), token: token, hc: &http.Client{}}, nil
+}
+
+// Addr returns the bridge's address as given.
+func (c *Client) Addr() string { return strings.TrimPrefix(c.base, "http://") }
+
+// Err returns the first error that ended the client's session with the rig: a refusal (the
+// rig halted, a request it would not take), a bridge gone, or pots whose read-backs did not
+// follow their targets. nil while the session is sound.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fatal
+}
+
+// failed records err as the session's end, if it is the first, and returns it.
+func (c *Client) failed(err error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fatal == nil {
+		c.fatal = err
+	}
+	return err
 }
 
 // StatusError is a bridge's refusal.
@@ -63,7 +92,7 @@ func (c *Client) request(ctx context.Context, method, path string, in any) (*htt
 	if err != nil {
 		return nil, err
 	}
-	if in != nil {
+	if method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.token != "" {
@@ -72,12 +101,13 @@ func (c *Client) request(ctx context.Context, method, path string, in any) (*htt
 	return req, nil
 }
 
-// do sends a request and decodes the reply; a request refused by the rate limit (429) is sent
-// again after a pause (up to five times, waiting 20 ms, then twice as long each time).
-func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+// do sends a request and gives the reply's body to read; a request refused by the rate limit
+// (429) is sent again after a pause (up to five times, waiting 20 ms, then twice as long each
+// time).
+func (c *Client) do(ctx context.Context, method, path string, in any, read func([]byte) error) error {
 	pause := 20 * time.Millisecond
 	for try := 0; ; try++ {
-		err := c.once(ctx, method, path, in, out)
+		err := c.once(ctx, method, path, in, read)
 		var se *StatusError
 		if try == 5 || !errors.As(err, &se) || se.Code != http.StatusTooManyRequests {
 			return err
@@ -91,7 +121,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, path string, in, out any) error {
+func (c *Client) once(ctx context.Context, method, path string, in any, read func([]byte) error) error {
 	req, err := c.request(ctx, method, path, in)
 	if err != nil {
 		return err
@@ -101,7 +131,7 @@ func (c *Client) once(ctx context.Context, method, path string, in, out any) err
 		return fmt.Errorf("bridge: %w", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply+1))
 	if err != nil {
 		return fmt.Errorf("bridge: %s %s: %w", method, path, err)
 	}
@@ -110,51 +140,99 @@ func (c *Client) once(ctx context.Context, method, path string, in, out any) err
 		if json.Unmarshal(data, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(data))
 		}
+		if len(e.Error) > 500 {
+			e.Error = e.Error[:500] + "..."
+		}
+		e.Error = strings.ReplaceAll(e.Error, "\n", " ")
 		return &StatusError{Code: resp.StatusCode, Msg: e.Error}
 	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("bridge: %s %s: malformed reply: %w", method, path, err)
-		}
+	if read != nil {
+		return read(data)
 	}
 	return nil
 }
 
-// Info returns the rig's description.
+// Info returns the rig's description, checked whole (DecodeInfo).
 func (c *Client) Info(ctx context.Context) (Info, error) {
 	var i Info
-	err := c.do(ctx, http.MethodGet, "/v1/info", nil, &i)
-	if err == nil && i.Version != Version {
-		err = fmt.Errorf("bridge: API version %d, this mark1 speaks %d", i.Version, Version)
-	}
+	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = DecodeInfo(b); return err })
 	return i, err
+}
+
+// Wait asks for the bridge's Info until it answers or wait passes: a bridge just started takes
+// a moment to listen. waiting is called once, when the first try finds nothing listening.
+func (c *Client) Wait(ctx context.Context, wait time.Duration, waiting func()) (Info, error) {
+	deadline := time.Now().Add(wait)
+	told := false
+	for {
+		info, err := c.Info(ctx)
+		if err == nil || !refused(err) {
+			return info, err
+		}
+		if !time.Now().Before(deadline) {
+			return info, fmt.Errorf("no bridge answers at %s after %v: is hwbridge running? (hwbridge serve --rig FILE): %w", c.Addr(), wait, err)
+		}
+		if !told && waiting != nil {
+			waiting()
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return info, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// refused reports whether err says nothing listens at the address (yet).
+func refused(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // Status returns the rig's state.
 func (c *Client) Status(ctx context.Context) (Status, error) {
 	var s Status
-	return s, c.do(ctx, http.MethodGet, "/v1/status", nil, &s)
+	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = DecodeStatus(b); return err })
+	return s, err
 }
 
 // Frame sends weight targets.
 func (c *Client) Frame(ctx context.Context, f Frame) (FrameReply, error) {
 	var r FrameReply
-	return r, c.do(ctx, http.MethodPost, "/v1/frame", f, &r)
+	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = DecodeFrameReply(b, f); return err })
+	return r, err
+}
+
+func (c *Client) ack(ctx context.Context, path, what string) (Ack, error) {
+	var a Ack
+	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = DecodeAck(b, what); return err })
+	return a, err
 }
 
 // Heartbeat tells the bridge's watchdog the client is alive.
-func (c *Client) Heartbeat(ctx context.Context) error {
-	return c.do(ctx, http.MethodPost, "/v1/heartbeat", struct{}{}, nil)
+func (c *Client) Heartbeat(ctx context.Context) (Ack, error) {
+	return c.ack(ctx, "/v1/heartbeat", "heartbeat")
 }
 
-// Halt stops motion (parking the servos when park).
+// Release tells the bridge the client is done: the pots stay where they are, and the watchdog
+// waits for the next client.
+func (c *Client) Release(ctx context.Context) error {
+	_, err := c.ack(ctx, "/v1/release", "release")
+	return err
+}
+
+// Halt stops motion (parking the servos when park) until Resume.
 func (c *Client) Halt(ctx context.Context, park bool) error {
 	path := "/v1/halt"
 	if park {
 		path += "?park=1"
 	}
-	return c.do(ctx, http.MethodPost, path, struct{}{}, nil)
+	_, err := c.ack(ctx, path, "halt")
+	return err
 }
+
+// Resume lets a halted rig move again.
+func (c *Client) Resume(ctx context.Context) (Ack, error) { return c.ack(ctx, "/v1/resume", "resume") }
 
 // InjectFault asks a simulated rig to inject a bus fault.
 func (c *Client) InjectFault(ctx context.Context, f Fault) error {
@@ -197,20 +275,52 @@ func (c *Client) Events(ctx context.Context, fn func(Event)) error {
 
 // RemoteRack is one R-unit of a loop rig, over the network: a machine.Rack whose pots are the
 // bridge's, so a machine run by mark1 learns on real hardware.
+//
+// It does not take the bridge's word that a correction was made: it keeps the weights it
+// drove each pot to (from the first read-back, adding every step, stopping at the pot's range)
+// and after every Drive reads the pots back. A pot off its target by more than the rig's
+// tolerance allows, for longer than Grace, ends the session (Client.Err), as does any refusal
+// or a bridge gone; a fault the bridge reports with an answer (a chip that did not answer,
+// retried) is the rack's error and the machine goes on.
 type RemoteRack struct {
 	c       *Client
 	r, n    int
 	Timeout time.Duration // per call; default 60 s (a Drive waits for the pots to settle)
+	Grace   time.Duration // how long pots may be off their targets; default 15 s
+
+	rng, allow []float64 // per pot: its range, and how far a read-back may be from the target
+	want       []float64 // the weights the machine drove the pots to
+	known      bool      // want holds (the first read-back came)
+	got        []float64 // scratch
 }
 
 // Racks returns the loop rig's racks, one per R-unit of its machine.
 func (c *Client) Racks(info Info) ([]*RemoteRack, error) {
-	if info.Mode != "loop" || info.Machine == nil {
+	if err := info.check(); err != nil {
+		return nil, err
+	}
+	if info.Mode != "loop" {
 		return nil, errors.New("bridge: not a loop rig: its pots mirror a machine")
 	}
+	n := info.Machine.AUnits + 1
 	racks := make([]*RemoteRack, info.Machine.RUnits)
 	for r := range racks {
-		racks[r] = &RemoteRack{c: c, r: r, n: info.Machine.AUnits + 1, Timeout: time.Minute}
+		racks[r] = &RemoteRack{c: c, r: r, n: n, Timeout: time.Minute, Grace: 15 * time.Second,
+			rng: make([]float64, n), allow: make([]float64, n), want: make([]float64, n), got: make([]float64, n)}
+	}
+	for _, p := range info.Pots {
+		if p.R >= len(racks) || p.A >= n-1 {
+			continue
+		}
+		i := p.A
+		if i < 0 {
+			i = n - 1
+		}
+		rr := racks[p.R]
+		rr.rng[i] = p.Range
+		// The closed loop stops within the tolerance, or within one output step when it
+		// cannot do better; the ADC's noise adds to both.
+		rr.allow[i] = max(2*info.Tolerance, 0.1) + 2*p.Step
 	}
 	return racks, nil
 }
@@ -224,11 +334,21 @@ func (rr *RemoteRack) Len() int { return rr.n }
 
 // Sum returns the R-unit's sum from the rig's read-back weights.
 func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
+	if err := rr.c.Err(); err != nil {
+		return 0, err
+	}
+	if active == nil {
+		active = []uint16{} // "active": [], not null
+	}
 	ctx, cancel := rr.ctx()
 	defer cancel()
 	var rep SumReply
-	if err := rr.c.do(ctx, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, &rep); err != nil {
-		return 0, err
+	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, func(b []byte) (err error) {
+		rep, err = DecodeSumReply(b)
+		return err
+	})
+	if err != nil {
+		return 0, rr.c.failed(fmt.Errorf("R%d: sum: %w", rr.r, err))
 	}
 	if rep.Error != "" {
 		return rep.Sum, errors.New("bridge: " + rep.Error)
@@ -236,13 +356,51 @@ func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
 	return rep.Sum, nil
 }
 
-// Drive sends a correction and waits for the rig's pots to settle.
+// Drive sends a correction, waits for the rig's pots to settle, and checks that they did.
 func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error {
+	if err := rr.c.Err(); err != nil {
+		return err
+	}
+	if !rr.known {
+		// The pots' weights before the first correction: what the machine drives from.
+		if rr.read(rr.want) == nil {
+			rr.known = true
+		}
+	}
+	if active == nil {
+		active = []uint16{}
+	}
 	ctx, cancel := rr.ctx()
 	defer cancel()
 	var rep DriveReply
-	if err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive}, &rep); err != nil {
-		return err
+	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
+		func(b []byte) (err error) { rep, err = DecodeDriveReply(b); return err })
+	if err != nil {
+		return rr.c.failed(fmt.Errorf("R%d: drive: %w", rr.r, err))
+	}
+	if rr.known {
+		k := 0
+		for i := range rr.want {
+			d := onInactive
+			if i == rr.n-1 || k < len(active) && int(active[k]) == i {
+				d = onActive
+				if i < rr.n-1 {
+					k++
+				}
+			}
+			if r := rr.rng[i]; r > 0 {
+				rr.want[i] = math.Max(-r, math.Min(r, rr.want[i]+d))
+			} else {
+				rr.want[i] += d
+			}
+		}
+	} else if rr.read(rr.want) == nil {
+		rr.known = true // the first read-back came only now: drive from here
+	}
+	if rr.known {
+		if err := rr.follow(); err != nil {
+			return rr.c.failed(err)
+		}
 	}
 	if rep.Error != "" {
 		return errors.New("bridge: " + rep.Error)
@@ -250,22 +408,79 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	return nil
 }
 
-// Readings copies the rig's read-back weights.
-func (rr *RemoteRack) Readings(dst []float64) error {
+// follow reads the pots back until each is within its allowance of the weight it was driven
+// to, or Grace passes.
+func (rr *RemoteRack) follow() error {
+	start := time.Now()
+	for {
+		err := rr.read(rr.got)
+		worst, miss := -1, 0.0
+		if err == nil {
+			for i, w := range rr.got {
+				if d := math.Abs(w - rr.want[i]); d > rr.allow[i] && d > miss {
+					worst, miss = i, d
+				}
+			}
+			if worst < 0 {
+				return nil
+			}
+		}
+		var se *StatusError
+		if errors.As(err, &se) || errors.Is(err, errReply) {
+			return fmt.Errorf("R%d: readings: %w", rr.r, err)
+		}
+		if time.Since(start) >= rr.Grace {
+			if err != nil {
+				return fmt.Errorf("R%d: the pots were not read back for %v after a correction: %w", rr.r, rr.Grace, err)
+			}
+			name := fmt.Sprintf("R%d.A%d", rr.r, worst)
+			if worst == rr.n-1 {
+				name = fmt.Sprintf("R%d.bias", rr.r)
+			}
+			return fmt.Errorf("the rig did not follow: %s reads %+.2f, the machine drove it to %+.2f (allowed %.2f) for %v: is the rig halted, a chip faulty, a pot stuck? (hwbridge's log, GET /v1/status)",
+				name, rr.got[worst], rr.want[worst], rr.allow[worst], rr.Grace)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// read fetches the rig's read-back weights into dst: an error when the bridge refused or did
+// not answer, or a pot was never read back.
+func (rr *RemoteRack) read(dst []float64) error {
 	ctx, cancel := rr.ctx()
 	defer cancel()
 	var rep Readings
-	if err := rr.c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, &rep); err != nil {
+	err := rr.c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, func(b []byte) (err error) {
+		rep, err = DecodeReadings(b, rr.r, rr.n)
+		if err != nil {
+			err = fmt.Errorf("%w: %w", errReply, err)
+		}
 		return err
-	}
-	if len(rep.W) != rr.n {
-		return fmt.Errorf("bridge: R%d: %d readings, want %d", rr.r, len(rep.W), rr.n)
+	})
+	if err != nil {
+		return err
 	}
 	copy(dst, rep.W)
 	if rep.Error != "" {
 		return errors.New("bridge: " + rep.Error)
 	}
 	return nil
+}
+
+// errReply marks a reply that failed its check.
+var errReply = errors.New("malformed reply")
+
+// Readings copies the rig's read-back weights.
+func (rr *RemoteRack) Readings(dst []float64) error {
+	if len(dst) < rr.n {
+		return fmt.Errorf("bridge: R%d: readings into %d, want %d", rr.r, len(dst), rr.n)
+	}
+	err := rr.read(dst)
+	var se *StatusError
+	if errors.As(err, &se) || errors.Is(err, errReply) {
+		return rr.c.failed(fmt.Errorf("R%d: readings: %w", rr.r, err))
+	}
+	return err
 }
 
 // String names the rack.

@@ -67,3 +67,77 @@ func FuzzDecodeFault(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeReplies feeds a bridge's replies, as a hostile or broken bridge could send them,
+// to the client's decoders: never a panic, every error one line, and what is accepted is
+// usable (a loop rig has its machine and a pot for every weight; numbers are finite).
+func FuzzDecodeReplies(f *testing.F) {
+	f.Add(`{"version":1,"boot":"b","mode":"loop","update_hz":20,"watchdog_s":2,"tolerance":0.5,"pots":[{"r":0,"a":-1,"range":32,"step":0.25},{"r":0,"a":0,"range":32}],"machine":{"a_units":1,"r_units":1,"rule":"alpha","wiring":"random"}}`)
+	f.Add(`{"version":1,"boot":"b","mode":"loop","update_hz":20,"pots":[]}`)
+	f.Add(`{"version":1,"boot":"b","mode":"mirror","update_hz":1e400,"pots":[{"r":0,"a":0,"range":32}]}`)
+	f.Add(`{"mode":"mirror","held":false,"watchdog":"armed","generation":3,"pots":[{"weight":"R0.A0","r":0,"a":0,"target":1,"position":0.5,"reading":1}]}`)
+	f.Add(`{"seq":7,"applied":2,"generation":1,"resumed":"yes"}`)
+	f.Add(`{"sum":-1.5,"error":"pot R0.A1: NACK"}`)
+	f.Add(`{"r":0,"w":[1,2,3]}`)
+	f.Add(`null`)
+	f.Fuzz(func(t *testing.T, s string) {
+		data := []byte(s)
+		oneLine := func(err error) {
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error of several lines: %q", err)
+			}
+		}
+		if info, err := DecodeInfo(data); err == nil {
+			if info.Mode == "loop" {
+				if info.Machine == nil || info.Machine.AUnits < 1 || info.Machine.RUnits < 1 {
+					t.Fatalf("a loop rig accepted without its machine: %+v", info)
+				}
+				if _, err := (&Client{}).Racks(info); err != nil {
+					t.Fatalf("Racks of an accepted loop rig: %v", err)
+				}
+			} else if info.Mode != "mirror" {
+				t.Fatalf("mode %q accepted", info.Mode)
+			}
+			if !(info.UpdateHz > 0) || info.Period() <= 0 {
+				t.Fatalf("update_hz %v accepted", info.UpdateHz)
+			}
+		} else {
+			oneLine(err)
+		}
+		if st, err := DecodeStatus(data); err == nil {
+			for _, p := range st.Pots {
+				if !finite(p.Reading) || !finite(p.Target) {
+					t.Fatalf("pot %+v accepted", p)
+				}
+			}
+		} else {
+			oneLine(err)
+		}
+		fr := Frame{Seq: 7, Weights: make([]Weight, 2)}
+		if rep, err := DecodeFrameReply(data, fr); err == nil {
+			if rep.Seq != 7 || rep.Applied < 0 || rep.Applied > 2 {
+				t.Fatalf("frame reply %+v accepted", rep)
+			}
+		} else {
+			oneLine(err)
+		}
+		if rep, err := DecodeSumReply(data); err == nil {
+			if !finite(rep.Sum) {
+				t.Fatalf("sum %v accepted", rep.Sum)
+			}
+		} else {
+			oneLine(err)
+		}
+		if rep, err := DecodeReadings(data, 0, 3); err == nil {
+			if len(rep.W) != 3 {
+				t.Fatalf("readings %+v accepted", rep)
+			}
+		} else {
+			oneLine(err)
+		}
+		_, err := DecodeAck(data, "heartbeat")
+		oneLine(err)
+		_, err = DecodeDriveReply(data)
+		oneLine(err)
+	})
+}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,9 +23,11 @@ type Backend interface {
 	// SetWeights sets the targets of the weights the rig shows (the others are ignored) and
 	// writes them at once; it returns how many the rig shows.
 	SetWeights(ws []Weight) (applied int, err error)
-	// Hold stops motion where it is; Park sends the servos to their park positions.
+	// Hold stops motion where it is; Park sends the servos to their park positions; Resume
+	// lets motion go on after either (targets kept during a hold are written again).
 	Hold()
 	Park()
+	Resume()
 }
 
 // Looper is a Backend of a loop rig: its R-units' racks.
@@ -42,12 +46,17 @@ type Simulator interface {
 type Opts struct {
 	// Token, when not empty, is required of every request ("Authorization: Bearer TOKEN").
 	Token string
+	// AllowHosts are host names, besides the loopback ones, that a request's Host may name
+	// when there is no token (without a token every other Host is refused: a DNS-rebinding
+	// page's requests carry its own name).
+	AllowHosts []string
 	// Rate is the most requests per second served (a token bucket of Burst); default 2000,
 	// burst 400 (a loop machine asks for a sum per R-unit per presentation).
 	Rate  float64
 	Burst int
-	// Watchdog: when no control request (frame, heartbeat, drive, sum) has come for this
-	// long, motion stops: Park when OnWatchdog is "park", Hold otherwise. 0: no watchdog.
+	// Watchdog: once a client has sent a control request (frame, heartbeat, drive, sum), when
+	// none has come for this long, motion stops: Park when OnWatchdog is "park", Hold
+	// otherwise. 0: no watchdog.
 	Watchdog   time.Duration
 	OnWatchdog string
 	// MaxStreams bounds the event streams open at once; default 8.
@@ -64,14 +73,19 @@ type Handler struct {
 	token  [32]byte
 	mux    *http.ServeMux
 	events *Broker
+	hosts  map[string]bool // lower-case names a Host may have without a token
 
 	mu          sync.Mutex
 	tokens      float64
 	last        time.Time // last refill of the bucket
 	lastControl time.Time
-	stopped     bool // the watchdog stopped motion
+	armed       bool   // a client is in control: the watchdog watches
+	stopped     string // why the watchdog stopped motion ("" when it did not)
+	halted      string // who halted the rig (POST /v1/halt), "" when not halted
+	gen         uint64 // times motion stopped
 	stats       RequestStats
 	streams     int
+	refusals    map[refusalKey]*refusalCount
 }
 
 // NewHandler returns the API of backend b.
@@ -91,7 +105,11 @@ func NewHandler(b Backend, opts Opts) *Handler {
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
 	}
-	h := &Handler{b: b, opts: opts, events: NewBroker(), tokens: float64(opts.Burst)}
+	h := &Handler{b: b, opts: opts, events: NewBroker(), tokens: float64(opts.Burst), refusals: map[refusalKey]*refusalCount{},
+		hosts: map[string]bool{"localhost": true}}
+	for _, name := range opts.AllowHosts {
+		h.hosts[strings.ToLower(strings.TrimSuffix(name, "."))] = true
+	}
 	h.token = sha256.Sum256([]byte(opts.Token))
 	h.last = opts.Now()
 	h.lastControl = opts.Now()
@@ -104,10 +122,12 @@ func NewHandler(b Backend, opts Opts) *Handler {
 	m.HandleFunc("POST /v1/loop/drive", h.drive)
 	m.HandleFunc("GET /v1/loop/readings", h.readings)
 	m.HandleFunc("POST /v1/halt", h.halt)
+	m.HandleFunc("POST /v1/resume", h.resume)
+	m.HandleFunc("POST /v1/release", h.release)
 	m.HandleFunc("GET /v1/events", h.stream)
 	m.HandleFunc("POST /v1/sim/fault", h.fault)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		h.refuse(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s (see GET /v1/info)", r.Method, r.URL.Path))
+		h.refuse(w, r, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s (see GET /v1/info)", r.Method, r.URL.Path))
 	})
 	h.mux = m
 	return h
@@ -116,17 +136,22 @@ func NewHandler(b Backend, opts Opts) *Handler {
 // Events returns the broker of the handler's event stream, to publish the rig's events.
 func (h *Handler) Events() *Broker { return h.events }
 
-// ServeHTTP implements http.Handler: authentication, the rate limit and the body bound, then
-// the endpoint.
+// ServeHTTP implements http.Handler: the browser defences, authentication, the rate limit and
+// the body bound, then the endpoint.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if msg := h.fromBrowser(r); msg != "" {
+		h.refuse(w, r, http.StatusForbidden, msg)
+		return
+	}
 	if h.opts.Token != "" {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		sum := sha256.Sum256([]byte(got))
 		// Compare digests, of equal length, in constant time: the time says nothing of the token.
 		if subtle.ConstantTimeCompare(sum[:], h.token[:]) != 1 || !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="hwbridge"`)
-			h.refuse(w, http.StatusUnauthorized, "missing or wrong token (Authorization: Bearer TOKEN)")
+			h.refuse(w, r, http.StatusUnauthorized, "missing or wrong token (Authorization: Bearer TOKEN)")
 			return
 		}
 	}
@@ -135,11 +160,48 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.stats.RateLimited++
 		h.mu.Unlock()
-		writeJSON(w, http.StatusTooManyRequests, errorReply{fmt.Sprintf("more than %g requests per second", h.opts.Rate)})
+		h.refuse(w, r, http.StatusTooManyRequests, fmt.Sprintf("more than %g requests per second", h.opts.Rate))
 		return
+	}
+	if r.Method == http.MethodPost {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mt != "application/json" {
+			h.refuse(w, r, http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: want application/json", r.Header.Get("Content-Type")))
+			return
+		}
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 	h.mux.ServeHTTP(w, r)
+}
+
+// fromBrowser returns why a request looks sent by a web page (another site's, or a
+// DNS-rebinding one's), or "": a page's script can make a browser send requests to the bridge,
+// and read nothing back, unless the bridge is the page's own origin.
+func (h *Handler) fromBrowser(r *http.Request) string {
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
+		return fmt.Sprintf("Origin %q: the bridge does not answer web pages", o)
+	}
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
+		return fmt.Sprintf("Sec-Fetch-Site %q: the bridge does not answer web pages", s)
+	}
+	if h.opts.Token == "" && !h.hostAllowed(r.Host) {
+		return fmt.Sprintf("Host %q: without a token the bridge answers only to loopback names and addresses (127.0.0.1, [::1], localhost) and --allow-host ones", r.Host)
+	}
+	return ""
+}
+
+// hostAllowed reports whether a Host header names a loopback address, localhost or an allowed
+// name.
+func (h *Handler) hostAllowed(host string) bool {
+	name := host
+	if hn, _, err := net.SplitHostPort(host); err == nil {
+		name = hn
+	}
+	name = strings.ToLower(strings.TrimSuffix(strings.Trim(name, "[]"), "."))
+	if ip := net.ParseIP(name); ip != nil {
+		return ip.IsLoopback() || h.hosts[ip.String()]
+	}
+	return h.hosts[name]
 }
 
 // allow takes a token from the bucket.
@@ -164,21 +226,83 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func (h *Handler) refuse(w http.ResponseWriter, status int, msg string) {
+// refusalKey groups refused requests for the log: by status and client address.
+type refusalKey struct {
+	status int
+	addr   string
+}
+
+// refusalCount counts the refusals of a key not logged since its line.
+type refusalCount struct {
+	since time.Time // the logged line's time
+	n     int       // refused since, not logged
+	last  string    // the last one's request and reason
+}
+
+// maxRefusalKeys bounds the refusal log's memory: past it, new clients share one key.
+const maxRefusalKeys = 256
+
+// refuse answers a request with an error, counts it, and logs it: the first refusal of a
+// status from a client address at once, the next ones of the minute as one summary line.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	addr := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	what := fmt.Sprintf("%s %s from %s: %d %s", r.Method, r.URL.Path, addr, status, msg)
 	h.mu.Lock()
-	h.stats.Refused++
+	if status != http.StatusTooManyRequests {
+		h.stats.Refused++
+	}
+	now := h.opts.Now()
+	h.flushRefusalsLocked(now)
+	k := refusalKey{status, addr}
+	if _, ok := h.refusals[k]; !ok && len(h.refusals) >= maxRefusalKeys {
+		k.addr = "other addresses"
+	}
+	rc := h.refusals[k]
+	if rc == nil {
+		h.refusals[k] = &refusalCount{since: now}
+		h.opts.Log("hwapi: refused %s", what)
+	} else {
+		rc.n++
+		rc.last = what
+	}
 	h.mu.Unlock()
 	writeJSON(w, status, errorReply{msg})
 }
 
+// refusalWindow is how long refusals of one kind from one address are summed before a line.
+const refusalWindow = time.Minute
+
+// FlushRefusals logs the summary lines of refusals whose minute has passed; Watch calls it.
+func (h *Handler) FlushRefusals() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.flushRefusalsLocked(h.opts.Now())
+}
+
+func (h *Handler) flushRefusalsLocked(now time.Time) {
+	for k, rc := range h.refusals {
+		if now.Sub(rc.since) < refusalWindow {
+			continue
+		}
+		if rc.n > 0 {
+			h.opts.Log("hwapi: refused %d more requests (%d) from %s in %v; the last: %s", rc.n, k.status, k.addr,
+				now.Sub(rc.since).Round(time.Second), rc.last)
+		}
+		delete(h.refusals, k)
+	}
+}
+
 // bad answers a request whose body could not be read or checked.
-func (h *Handler) bad(w http.ResponseWriter, err error) {
+func (h *Handler) bad(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusBadRequest
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		status = http.StatusRequestEntityTooLarge
 	}
-	h.refuse(w, status, err.Error())
+	h.refuse(w, r, status, err.Error())
 }
 
 func (h *Handler) ok(w http.ResponseWriter, v any) {
@@ -188,20 +312,35 @@ func (h *Handler) ok(w http.ResponseWriter, v any) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-// control notes a control request: it feeds the watchdog and resumes stopped motion.
-func (h *Handler) control() {
+// control notes a control request: it arms and feeds the watchdog, and resumes motion the
+// watchdog stopped. A request that would move a pot (move) is refused while the rig is
+// halted: it returns the reason, and the caller answers 409.
+func (h *Handler) control(move bool) (Ack, string) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.lastControl = h.opts.Now()
-	if h.stopped {
-		h.stopped = false
-		h.events.Publish(Event{Time: h.lastControl, Kind: "resumed", Message: "the controlling client is back"})
-		h.opts.Log("hwapi: watchdog: the controlling client is back")
+	if move && h.halted != "" {
+		defer h.mu.Unlock()
+		return Ack{Generation: h.gen}, fmt.Sprintf("the rig is halted (%s): nothing moves until POST /v1/resume", h.halted)
 	}
+	now := h.opts.Now()
+	h.lastControl = now
+	h.armed = true
+	ack := Ack{Generation: h.gen}
+	if h.stopped != "" {
+		ack.Resumed = fmt.Sprintf("motion had stopped (%s) and goes on: send every weight again", h.stopped)
+		h.stopped = ""
+	}
+	h.mu.Unlock()
+	if ack.Resumed != "" {
+		h.b.Resume()
+		h.events.Publish(Event{Time: now, Kind: "resumed", Message: "the controlling client is back: " + ack.Resumed})
+		h.opts.Log("hwapi: watchdog: the controlling client is back: motion goes on")
+	}
+	return ack, ""
 }
 
-// CheckWatchdog stops motion when no control request has come for the watchdog's time; it
-// reports whether it did. Watch calls it; tests call it with a manual clock.
+// CheckWatchdog stops motion when, once a client has taken control, no control request has
+// come for the watchdog's time; it reports whether it did. Watch calls it; tests call it
+// with a manual clock.
 func (h *Handler) CheckWatchdog() bool {
 	if h.opts.Watchdog <= 0 {
 		return false
@@ -209,16 +348,19 @@ func (h *Handler) CheckWatchdog() bool {
 	h.mu.Lock()
 	now := h.opts.Now()
 	silent := now.Sub(h.lastControl)
-	if h.stopped || silent < h.opts.Watchdog {
+	if !h.armed || h.stopped != "" || h.halted != "" || silent < h.opts.Watchdog {
 		h.mu.Unlock()
 		return false
 	}
-	h.stopped = true
-	h.mu.Unlock()
 	action := "held"
 	if h.opts.OnWatchdog == "park" {
-		h.b.Park()
 		action = "parked"
+	}
+	h.stopped = fmt.Sprintf("watchdog: no control request for %v, servos %s", silent.Round(time.Millisecond), action)
+	h.gen++
+	h.mu.Unlock()
+	if action == "parked" {
+		h.b.Park()
 	} else {
 		h.b.Hold()
 	}
@@ -228,20 +370,23 @@ func (h *Handler) CheckWatchdog() bool {
 	return true
 }
 
-// Watch runs the watchdog until ctx ends, checking every quarter of its time on the wall
-// clock.
+// Watch runs the watchdog until ctx ends, checking every quarter of its time (at most every
+// second) on the wall clock, and logs the refusals' summary lines.
 func (h *Handler) Watch(ctx context.Context) {
-	if h.opts.Watchdog <= 0 {
-		return
+	every := time.Second
+	if h.opts.Watchdog > 0 {
+		every = min(every, h.opts.Watchdog/4)
 	}
-	t := time.NewTicker(h.opts.Watchdog / 4)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			h.FlushRefusals()
 			return
 		case <-t.C:
 			h.CheckWatchdog()
+			h.FlushRefusals()
 		}
 	}
 }
@@ -252,13 +397,17 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
 	s := h.b.Status()
 	h.mu.Lock()
 	s.Requests = h.stats
+	s.Halted = h.halted
+	s.Generation = h.gen
 	switch {
 	case h.opts.Watchdog <= 0:
 		s.Watchdog = "off"
-	case h.stopped:
+	case h.stopped != "":
 		s.Watchdog = "stopped"
+	case h.armed:
+		s.Watchdog = "armed"
 	default:
-		s.Watchdog = "ok"
+		s.Watchdog = "idle"
 	}
 	h.mu.Unlock()
 	h.ok(w, s)
@@ -267,63 +416,73 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) frame(w http.ResponseWriter, r *http.Request) {
 	f, err := DecodeFrame(r.Body)
 	if err != nil {
-		h.bad(w, err)
+		h.bad(w, r, err)
 		return
 	}
-	h.control()
+	ack, why := h.control(true)
+	if why != "" {
+		h.refuse(w, r, http.StatusConflict, why)
+		return
+	}
 	n, err := h.b.SetWeights(f.Weights)
 	if err != nil {
-		h.refuse(w, http.StatusConflict, err.Error())
+		h.refuse(w, r, http.StatusConflict, err.Error())
 		return
 	}
-	h.ok(w, FrameReply{Seq: f.Seq, Applied: n})
+	h.ok(w, FrameReply{Seq: f.Seq, Applied: n, Ack: ack})
 }
 
 func (h *Handler) heartbeat(w http.ResponseWriter, r *http.Request) {
-	h.control()
-	h.ok(w, struct{}{})
+	if err := DecodeEmpty(r.Body, "heartbeat"); err != nil {
+		h.bad(w, r, err)
+		return
+	}
+	ack, _ := h.control(false)
+	h.ok(w, ack)
 }
 
-func (h *Handler) looper(w http.ResponseWriter) Looper {
+func (h *Handler) looper(w http.ResponseWriter, r *http.Request) Looper {
 	lp, ok := h.b.(Looper)
 	if !ok || h.b.Info().Mode != "loop" {
-		h.refuse(w, http.StatusConflict, "not a loop rig: its pots mirror a machine (mode = \"mirror\")")
+		h.refuse(w, r, http.StatusConflict, "not a loop rig: its pots mirror a machine (mode = \"mirror\")")
 		return nil
 	}
 	return lp
 }
 
-func (h *Handler) checkUnit(w http.ResponseWriter, r int, active []uint16) bool {
+// checkUnit answers 400 (and returns false) for an R-unit or an A-unit the rig's machine does
+// not have.
+func (h *Handler) checkUnit(w http.ResponseWriter, r *http.Request, unit int, active []uint16) bool {
 	m := h.b.Info().Machine
 	if m == nil {
-		h.refuse(w, http.StatusConflict, "the rig has no [machine]")
+		h.refuse(w, r, http.StatusConflict, "the rig has no [machine]")
 		return false
 	}
-	if r >= m.RUnits {
-		h.refuse(w, http.StatusBadRequest, fmt.Sprintf("r: %d: the rig's machine has %d R-units", r, m.RUnits))
+	if unit < 0 || unit >= m.RUnits {
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("r: %d: the rig's machine has %d R-units (0..%d)", unit, m.RUnits, m.RUnits-1))
 		return false
 	}
 	if len(active) > 0 && int(active[len(active)-1]) >= m.AUnits {
-		h.refuse(w, http.StatusBadRequest, fmt.Sprintf("active: A-unit %d: the rig's machine has %d A-units", active[len(active)-1], m.AUnits))
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("active: A-unit %d: the rig's machine has %d A-units (0..%d)", active[len(active)-1], m.AUnits, m.AUnits-1))
 		return false
 	}
 	return true
 }
 
 func (h *Handler) sum(w http.ResponseWriter, r *http.Request) {
-	lp := h.looper(w)
+	lp := h.looper(w, r)
 	if lp == nil {
 		return
 	}
 	req, err := DecodeSum(r.Body)
 	if err != nil {
-		h.bad(w, err)
+		h.bad(w, r, err)
 		return
 	}
-	if !h.checkUnit(w, req.R, req.Active) {
+	if !h.checkUnit(w, r, req.R, req.Active) {
 		return
 	}
-	h.control()
+	h.control(false)
 	s, err := lp.Sum(req.R, req.Active)
 	rep := SumReply{Sum: s}
 	if err != nil {
@@ -333,20 +492,24 @@ func (h *Handler) sum(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) drive(w http.ResponseWriter, r *http.Request) {
-	lp := h.looper(w)
+	lp := h.looper(w, r)
 	if lp == nil {
 		return
 	}
 	req, err := DecodeDrive(r.Body)
 	if err != nil {
-		h.bad(w, err)
+		h.bad(w, r, err)
 		return
 	}
-	if !h.checkUnit(w, req.R, req.Active) {
+	if !h.checkUnit(w, r, req.R, req.Active) {
 		return
 	}
-	h.control()
-	var rep DriveReply
+	ack, why := h.control(true)
+	if why != "" {
+		h.refuse(w, r, http.StatusConflict, why)
+		return
+	}
+	rep := DriveReply{Ack: ack}
 	if err := lp.Drive(req.R, req.Active, req.OnActive, req.OnInactive); err != nil {
 		rep.Error = err.Error()
 	}
@@ -354,16 +517,21 @@ func (h *Handler) drive(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) readings(w http.ResponseWriter, r *http.Request) {
-	lp := h.looper(w)
+	lp := h.looper(w, r)
 	if lp == nil {
 		return
 	}
-	unit, err := strconv.Atoi(r.URL.Query().Get("r"))
-	if err != nil {
-		h.refuse(w, http.StatusBadRequest, "readings: r: want the R-unit's number (?r=0)")
+	q := r.URL.Query()
+	if len(q) != 1 || len(q["r"]) != 1 {
+		h.refuse(w, r, http.StatusBadRequest, "readings: want one query parameter, the R-unit (?r=0)")
 		return
 	}
-	if !h.checkUnit(w, unit, nil) {
+	unit, err := strconv.Atoi(q.Get("r"))
+	if err != nil {
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("readings: r: %q: want the R-unit's number (?r=0)", q.Get("r")))
+		return
+	}
+	if !h.checkUnit(w, r, unit, nil) {
 		return
 	}
 	ws, err := lp.Readings(unit)
@@ -374,28 +542,98 @@ func (h *Handler) readings(w http.ResponseWriter, r *http.Request) {
 	h.ok(w, rep)
 }
 
+// halt stops motion at an operator's or a client's request: nothing moves again until
+// POST /v1/resume.
 func (h *Handler) halt(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Query().Get("park") == "1" {
+	if err := DecodeEmpty(r.Body, "halt"); err != nil {
+		h.bad(w, r, err)
+		return
+	}
+	park := false
+	switch r.URL.Query().Get("park") {
+	case "", "0":
+	case "1":
+		park = true
+	default:
+		h.refuse(w, r, http.StatusBadRequest, fmt.Sprintf("halt: park: %q: want 1 (park the servos) or nothing (hold)", r.URL.Query().Get("park")))
+		return
+	}
+	addr := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	now := h.opts.Now()
+	h.mu.Lock()
+	h.halted = fmt.Sprintf("POST /v1/halt from %s at %s", addr, now.Format(time.RFC3339))
+	h.stopped = ""
+	h.gen++
+	ack := Ack{Generation: h.gen}
+	h.mu.Unlock()
+	action := "held"
+	if park {
 		h.b.Park()
+		action = "parked"
 	} else {
 		h.b.Hold()
 	}
-	h.ok(w, struct{}{})
+	msg := fmt.Sprintf("halted by POST /v1/halt from %s: servos %s; POST /v1/resume to move again", addr, action)
+	h.events.Publish(Event{Time: now, Kind: "halted", Message: msg})
+	h.opts.Log("hwapi: %s", msg)
+	h.ok(w, ack)
+}
+
+// resume ends a halt.
+func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
+	if err := DecodeEmpty(r.Body, "resume"); err != nil {
+		h.bad(w, r, err)
+		return
+	}
+	h.mu.Lock()
+	was := h.halted
+	h.halted = ""
+	h.lastControl = h.opts.Now()
+	ack := Ack{Generation: h.gen}
+	h.mu.Unlock()
+	if was != "" {
+		h.b.Resume()
+		ack.Resumed = "halted (" + was + "): motion goes on"
+		h.events.Publish(Event{Time: h.opts.Now(), Kind: "resumed", Message: ack.Resumed})
+		h.opts.Log("hwapi: resumed after %s", was)
+	}
+	h.ok(w, ack)
+}
+
+// release ends a client's control: the watchdog waits for the next client, and the pots stay
+// where the client left them.
+func (h *Handler) release(w http.ResponseWriter, r *http.Request) {
+	if err := DecodeEmpty(r.Body, "release"); err != nil {
+		h.bad(w, r, err)
+		return
+	}
+	h.mu.Lock()
+	wasArmed := h.armed
+	h.armed = false
+	ack := Ack{Generation: h.gen}
+	h.mu.Unlock()
+	if wasArmed {
+		h.opts.Log("hwapi: the client released the rig: the pots stay; the watchdog waits for the next client")
+	}
+	h.ok(w, ack)
 }
 
 func (h *Handler) fault(w http.ResponseWriter, r *http.Request) {
 	sim, ok := h.b.(Simulator)
 	if !ok {
-		h.refuse(w, http.StatusNotFound, "not a simulated rig: faults are injected only with hwbridge --simulate")
+		h.refuse(w, r, http.StatusNotFound, "not a simulated rig: faults are injected only with hwbridge --simulate")
 		return
 	}
 	f, err := DecodeFault(r.Body)
 	if err != nil {
-		h.bad(w, err)
+		h.bad(w, r, err)
 		return
 	}
 	if err := sim.InjectFault(f); err != nil {
-		h.refuse(w, http.StatusBadRequest, err.Error())
+		h.refuse(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
 	h.ok(w, struct{}{})
@@ -405,13 +643,13 @@ func (h *Handler) fault(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
-		h.refuse(w, http.StatusInternalServerError, "streaming unsupported")
+		h.refuse(w, r, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
 	h.mu.Lock()
 	if h.streams >= h.opts.MaxStreams {
 		h.mu.Unlock()
-		h.refuse(w, http.StatusServiceUnavailable, fmt.Sprintf("%d event streams open already", h.opts.MaxStreams))
+		h.refuse(w, r, http.StatusServiceUnavailable, fmt.Sprintf("%d event streams open already", h.opts.MaxStreams))
 		return
 	}
 	h.streams++

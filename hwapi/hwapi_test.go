@@ -29,6 +29,12 @@ func newFake(mode string) *fake {
 		Pots: []PotInfo{{R: 0, A: 0, Range: 32}, {R: 0, A: 1, Range: 32}, {R: 0, A: -1, Range: 32}}}}
 	if mode == "loop" {
 		f.info.Machine = &Machine{AUnits: 4, RUnits: 2, Rule: "alpha", Wiring: "random"}
+		f.info.Pots = nil
+		for r := range 2 {
+			for a := -1; a < 4; a++ {
+				f.info.Pots = append(f.info.Pots, PotInfo{R: r, A: a, Range: 32})
+			}
+		}
 		f.racks = []*machinetest.Rack{machinetest.New(4), machinetest.New(4)}
 	}
 	return f
@@ -50,6 +56,7 @@ func (f *fake) Info() Info     { return f.info }
 func (f *fake) Status() Status { return Status{Mode: f.info.Mode} }
 func (f *fake) Hold()          { f.call("hold") }
 func (f *fake) Park()          { f.call("park") }
+func (f *fake) Resume()        { f.call("resume") }
 
 func (f *fake) SetWeights(ws []Weight) (int, error) {
 	f.call("set")
@@ -103,6 +110,7 @@ func serve(t *testing.T, b Backend, opts Opts) (*Handler, *httptest.Server) {
 func post(t *testing.T, srv *httptest.Server, path, token, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -144,19 +152,41 @@ func TestMalformedRequestsChangeNothing(t *testing.T) {
 	}{
 		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0,"w":1}]`, 400, "frame: empty or truncated body"},
 		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0,"w":1,"x":2}]}`, 400, `frame: unknown field \"x\"`},
-		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0,"w":"1"}]}`, 400, "frame: weights.w: want float64, got a JSON string"},
+		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0,"w":"1"}]}`, 400, "frame: weights.w: want a number, got a JSON string"},
 		{"/v1/frame", `{"seq":1,"weights":[{"r":64,"a":0,"w":1}]}`, 400, "frame: weights[0].r: 64 out of range 0..63"},
 		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":-2,"w":1}]}`, 400, "weights[0].a: -2 out of range"},
 		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0,"w":1e300}]}`, 400, "weights[0].w: 1e+300 out of range"},
 		{"/v1/frame", `{"seq":1,"weights":[]} {}`, 400, "frame: data after the JSON value"},
-		{"/v1/frame", `[1,2]`, 400, "frame: the body: want hwapi.Frame, got a JSON array"},
+		{"/v1/frame", `[1,2]`, 400, "frame: the body: want an object, got a JSON array"},
 		{"/v1/frame", `{"seq":1,"weights":[` + strings.Repeat(`{"r":0,"a":0,"w":1},`, 60000) + `{}]}`, 413, "request body too large"},
-		{"/v1/loop/drive", `{"r":0,"active":[3,1],"on_active":1}`, 400, "drive: active[1]: 1 after 3: want ascending A-units"},
-		{"/v1/loop/drive", `{"r":0,"active":[1,1],"on_active":1}`, 400, "want ascending A-units, each once"},
-		{"/v1/loop/drive", `{"r":0,"active":[-1],"on_active":1}`, 400, "drive: active: want uint16, got a JSON number"},
-		{"/v1/loop/drive", `{"r":0,"active":[9],"on_active":1}`, 400, "active: A-unit 9: the rig's machine has 4 A-units"},
-		{"/v1/loop/drive", `{"r":5,"active":[],"on_active":1}`, 400, "r: 5: the rig's machine has 2 R-units"},
-		{"/v1/loop/drive", `{"r":0,"active":[],"on_active":1e9}`, 400, "drive: steps 1e+09"},
+		{"/v1/loop/drive", `{"r":0,"active":[3,1],"on_active":1,"on_inactive":0}`, 400, "drive: active[1]: 1 after 3: want ascending A-units"},
+		{"/v1/loop/drive", `{"r":0,"active":[1,1],"on_active":1,"on_inactive":0}`, 400, "want ascending A-units, each once"},
+		{"/v1/loop/drive", `{"r":0,"active":[-1],"on_active":1,"on_inactive":0}`, 400, "drive: active[0]: -1 out of range 0..65535"},
+		{"/v1/loop/drive", `{"r":0,"active":[9],"on_active":1,"on_inactive":0}`, 400, "active: A-unit 9: the rig's machine has 4 A-units"},
+		{"/v1/loop/drive", `{"r":5,"active":[],"on_active":1,"on_inactive":0}`, 400, "r: 5: the rig's machine has 2 R-units"},
+		{"/v1/loop/drive", `{"r":0,"active":[],"on_active":1e9,"on_inactive":0}`, 400, "drive: steps 1e+09"},
+		// Every field a command needs must be there (issue 18: these set weights or moved A-unit 0).
+		{"/v1/frame", `{"seq":1,"weights":[null]}`, 400, "frame: weights[0]: null"},
+		{"/v1/frame", `{"seq":1,"weights":[{}]}`, 400, "frame: weights[0].r: missing"},
+		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"a":0}]}`, 400, "frame: weights[0].w: missing"},
+		{"/v1/frame", `{"seq":1,"weights":[{"r":0,"w":3}]}`, 400, "frame: weights[0].a: missing"},
+		{"/v1/frame", `null`, 400, "frame: the body is null"},
+		{"/v1/frame", `{}`, 400, "frame: seq: missing"},
+		{"/v1/frame", `{"seq":1}`, 400, "frame: weights: missing"},
+		{"/v1/frame", `{"seq":1,"weights":null}`, 400, "frame: weights: missing"},
+		{"/v1/loop/drive", `{"r":0,"active":[null],"on_active":1,"on_inactive":0}`, 400, "drive: active[0]: null"},
+		{"/v1/loop/drive", `{"r":0,"on_active":1,"on_inactive":0}`, 400, "drive: active: missing"},
+		{"/v1/loop/drive", `{"active":[],"on_active":1,"on_inactive":0}`, 400, "drive: r: missing"},
+		{"/v1/loop/drive", `{"r":0,"active":[1],"on_inactive":0}`, 400, "drive: on_active: missing"},
+		{"/v1/loop/drive", `{"r":0,"active":[1],"on_active":1}`, 400, "drive: on_inactive: missing"},
+		{"/v1/loop/drive", `null`, 400, "drive: the body is null"},
+		{"/v1/loop/sum", `{"r":0}`, 400, "sum: active: missing"},
+		{"/v1/loop/sum", `{"active":[]}`, 400, "sum: r: missing"},
+		{"/v1/loop/sum", `null`, 400, "sum: the body is null"},
+		{"/v1/heartbeat", `null`, 400, "heartbeat: the body is null"},
+		{"/v1/heartbeat", `{"x":1}`, 400, "heartbeat: unknown field"},
+		{"/v1/halt", `[]`, 400, "halt: the body: want an object"},
+		{"/v1/halt?park=yes", `{}`, 400, "halt: park: "},
 		{"/v1/loop/sum", `{"r":0,"active":[1]`, 400, "sum: empty or truncated body"},
 		{"/v1/nothing", `{}`, 404, "no endpoint POST /v1/nothing"},
 		{"/v1/sim/fault", `{"bus":"main","addr":64,"kind":"nack"}`, 404, "not a simulated rig"},

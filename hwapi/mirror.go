@@ -3,6 +3,10 @@ package hwapi
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,7 +16,7 @@ import (
 // Sink receives a mirror's frames: a Client, or a bridge's rig in-process.
 type Sink interface {
 	Frame(ctx context.Context, f Frame) (FrameReply, error)
-	Heartbeat(ctx context.Context) error
+	Heartbeat(ctx context.Context) (Ack, error)
 }
 
 // MirrorStats describes what a mirror sent.
@@ -58,6 +62,13 @@ type Mirror struct {
 	wake    chan struct{}
 	scratch []float64
 	now     func() time.Time
+	gen     uint64 // the rig's Generation in the last reply
+	hasGen  bool
+	fatal   error // a refusal that ends the mirror (the rig halted)
+
+	// FrameTimeout bounds how long Run waits for the bridge's answer to one frame; 0:
+	// DefaultFrameTimeout. Keep it below the rig's watchdog (SetWatchdog does).
+	FrameTimeout time.Duration
 }
 
 // NewMirror returns a mirror of m's weights on the pots of a rig (from its Info) at its
@@ -253,8 +264,61 @@ func (mi *Mirror) Stats() MirrorStats {
 	return mi.stats
 }
 
-// FrameTimeout bounds how long Run waits for the bridge's answer to one frame.
-const FrameTimeout = 5 * time.Second
+// DefaultFrameTimeout bounds how long Run waits for the bridge's answer to one frame, when
+// the rig has no watchdog.
+const DefaultFrameTimeout = 5 * time.Second
+
+// SetWatchdog fits the mirror to a rig's watchdog (Info.Watchdog, seconds): a frame waits at
+// most half of it for its answer, so a frame lost in the network is sent again before the
+// watchdog stops the rig. It returns the heartbeat interval Run should use (a third of it; 0
+// for no watchdog).
+func (mi *Mirror) SetWatchdog(seconds float64) time.Duration {
+	if seconds <= 0 {
+		mi.FrameTimeout = DefaultFrameTimeout
+		return 0
+	}
+	wd := time.Duration(seconds * float64(time.Second))
+	mi.FrameTimeout = min(DefaultFrameTimeout, wd/2)
+	return wd / 3
+}
+
+// Err returns the refusal that stopped the mirror (the rig was halted, or runs its own
+// machine), or nil.
+func (mi *Mirror) Err() error {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	return mi.fatal
+}
+
+// Pending returns how many weight changes wait to be sent.
+func (mi *Mirror) Pending() int {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	return mi.ndirty
+}
+
+// acked notes a reply's Ack: when the rig's Generation changed (motion stopped since the last
+// reply: its knobs may have moved), every weight is sent again.
+func (mi *Mirror) acked(a Ack) {
+	mi.mu.Lock()
+	changed := mi.hasGen && a.Generation != mi.gen
+	mi.gen, mi.hasGen = a.Generation, true
+	mi.mu.Unlock()
+	if changed || a.Resumed != "" {
+		mi.Resend()
+	}
+}
+
+// Values returns the latest value of every weight the rig shows, as last sent or to be sent.
+func (mi *Mirror) Values() []Weight {
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	ws := make([]Weight, len(mi.keys))
+	for s, k := range mi.keys {
+		ws[s] = Weight{R: k.R, A: k.A, W: mi.val[s]}
+	}
+	return ws
+}
 
 // Run sends frames to sink until ctx ends, then sends what is left; between frames it sends a
 // heartbeat every heartbeat (the bridge's watchdog; 0: none). It returns the last frame's
@@ -273,6 +337,10 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 	var timer *time.Timer
 	var lastErr error
 	frameCtx := context.WithoutCancel(ctx)
+	timeout := mi.FrameTimeout
+	if timeout <= 0 {
+		timeout = DefaultFrameTimeout
+	}
 	send := func() bool {
 		for {
 			f, since, ok, wait := mi.pump(mi.now())
@@ -286,14 +354,23 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 				}
 				return wait > 0
 			}
-			fctx, cancel := context.WithTimeout(frameCtx, FrameTimeout)
-			_, err := sink.Frame(fctx, f)
+			fctx, cancel := context.WithTimeout(frameCtx, timeout)
+			rep, err := sink.Frame(fctx, f)
 			cancel()
 			mi.sent(f, since, err)
 			lastErr = err
+			var se *StatusError
+			if errors.As(err, &se) && se.Code == http.StatusConflict {
+				mi.mu.Lock()
+				if mi.fatal == nil {
+					mi.fatal = err
+				}
+				mi.mu.Unlock()
+			}
 			if err != nil {
 				return false
 			}
+			mi.acked(rep.Ack)
 		}
 	}
 	for {
@@ -320,10 +397,78 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 			idle := mi.now().Sub(mi.lastTx) >= heartbeat
 			mi.mu.Unlock()
 			if idle {
-				if err := sink.Heartbeat(ctx); err != nil {
+				a, err := sink.Heartbeat(ctx)
+				if err != nil {
 					lastErr = err
+				} else {
+					mi.acked(a)
 				}
 			}
+		}
+	}
+}
+
+// VerifyKnobs waits (up to wait) for the rig's knobs showing the mirror's weights to stop
+// moving, then checks that each shows its weight: within the rig's tolerance (twice, and at
+// least 0.1 increments) and two output steps, at the pot's range where the weight is beyond it.
+// It returns an error naming the first knobs that do not.
+func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait time.Duration) error {
+	type potKey struct{ r, a int }
+	want := make(map[potKey]float64, len(ws))
+	for _, w := range ws {
+		want[potKey{w.R, w.A}] = w.W
+	}
+	allow := make(map[potKey]float64, len(info.Pots))
+	rng := make(map[potKey]float64, len(info.Pots))
+	for _, p := range info.Pots {
+		k := potKey{p.R, p.A}
+		allow[k] = max(2*info.Tolerance, 0.1) + 2*p.Step
+		rng[k] = p.Range
+	}
+	start := time.Now()
+	for {
+		st, err := c.Status(ctx)
+		if err != nil {
+			return err
+		}
+		moving := false
+		var bad []string
+		for _, p := range st.Pots {
+			k := potKey{p.R, p.A}
+			w, shown := want[k]
+			if !shown {
+				continue
+			}
+			moving = moving || p.Moving
+			if r := rng[k]; r > 0 {
+				w = math.Max(-r, math.Min(r, w))
+			}
+			if d := math.Abs(p.Reading - w); !(d <= allow[k]) {
+				bad = append(bad, fmt.Sprintf("%s shows %+.2f, the machine's weight is %+.2f", p.Weight, p.Reading, w))
+			}
+		}
+		if len(bad) == 0 {
+			return nil
+		}
+		// A knob still moving may yet arrive; one at rest for a second will not.
+		if waited := time.Since(start); waited >= wait || !moving && waited >= min(wait, time.Second) {
+			more := ""
+			if len(bad) > 3 {
+				more = fmt.Sprintf(" (and %d more)", len(bad)-3)
+				bad = bad[:3]
+			}
+			held := ""
+			if st.Halted != "" {
+				held = "; the rig is halted: " + st.Halted
+			} else if st.Held {
+				held = "; the rig is held"
+			}
+			return fmt.Errorf("the rig's knobs do not show the machine's weights: %s%s%s", strings.Join(bad, "; "), more, held)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }

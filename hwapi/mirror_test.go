@@ -120,11 +120,11 @@ func (s *sinkRec) Frame(_ context.Context, f Frame) (FrameReply, error) {
 	return FrameReply{Seq: f.Seq, Applied: len(f.Weights)}, nil
 }
 
-func (s *sinkRec) Heartbeat(context.Context) error {
+func (s *sinkRec) Heartbeat(context.Context) (Ack, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.beats++
-	return nil
+	return Ack{}, nil
 }
 
 // Run sends the first Sync in full and what is left when it stops.

@@ -15,14 +15,35 @@
 //	POST /v1/loop/sum              loop: {"r", "active": [...]} -> {"sum"}
 //	POST /v1/loop/drive            loop: {"r", "active", "on_active", "on_inactive"}
 //	GET  /v1/loop/readings?r=N     loop: the read-back weights of R-unit N
-//	POST /v1/halt                  stop motion now (?park=1: park the servos)
+//	POST /v1/halt                  stop motion now (?park=1: park the servos); nothing moves again until /v1/resume
+//	POST /v1/resume                after a halt: motion may go on
+//	POST /v1/release               the controlling client is done: the watchdog waits for the next one, the knobs stay
 //	GET  /v1/events                Server-Sent Events: faults, recoveries, the watchdog, buttons
 //	POST /v1/sim/fault             a simulated rig only: inject a bus fault
 //
 // Every request but to a loopback listener without a token carries "Authorization: Bearer
-// TOKEN" (compared in constant time). Bodies are at most Opts.MaxBody bytes of JSON with no
-// unknown field; a malformed request gets status 400 and a one-line {"error": ...} and
-// changes nothing. Requests beyond Opts.Rate per second get 429.
+// TOKEN" (compared in constant time). Bodies are at most MaxBody bytes of JSON
+// ("Content-Type: application/json") with no unknown field and every field a command needs;
+// a malformed request gets status 400 and a one-line {"error": ...} and changes nothing.
+// Requests beyond Opts.Rate per second get 429.
+//
+// # Browsers
+//
+// No web page open on the bridge's computer may move a motor: the handler refuses (403) a
+// request whose Origin header is present and not the bridge's own, or whose Sec-Fetch-Site
+// says another site; without a token, one whose Host is not a loopback name or address (or one
+// of Opts.AllowHosts), as a DNS-rebinding page's requests are; and (415) a POST whose body is
+// not application/json, the one type a page cannot send to another site without asking first.
+//
+// # Held, parked, halted
+//
+// The watchdog arms at the first control request (frame, heartbeat, sum, drive) and disarms at
+// POST /v1/release: a bridge waiting for its first client is never stopped by it. When it fires
+// (no control request for the rig's watchdog time), motion stops (hold, or park); the next
+// control request resumes it, and its reply says so ("resumed"). POST /v1/halt is an
+// operator's stop: every request that would move a pot gets 409 until POST /v1/resume. Each
+// stop raises the rig's Generation (in /v1/status and every frame and heartbeat reply): a
+// client that sees it change sends every weight again, so every knob comes back.
 //
 // A weight is named by its R-unit r and A-unit a (a = -1 for the bias), in increments.
 package hwapi
@@ -34,15 +55,18 @@ const Version = 1
 
 // Info describes the rig a bridge runs.
 type Info struct {
-	Version  int       `json:"version"`
-	Boot     string    `json:"boot"` // changes when the bridge restarts: resend every weight
-	Rig      string    `json:"rig"`  // the rig file
-	Mode     string    `json:"mode"` // "mirror" or "loop"
-	Simulate bool      `json:"simulate"`
-	UpdateHz float64   `json:"update_hz"`
-	Watchdog float64   `json:"watchdog_s"` // 0: no watchdog
-	Pots     []PotInfo `json:"pots"`
-	Machine  *Machine  `json:"machine,omitempty"`
+	Version  int     `json:"version"`
+	Boot     string  `json:"boot"` // changes when the bridge restarts: resend every weight
+	Rig      string  `json:"rig"`  // the rig file
+	Mode     string  `json:"mode"` // "mirror" or "loop"
+	Simulate bool    `json:"simulate"`
+	UpdateHz float64 `json:"update_hz"`
+	Watchdog float64 `json:"watchdog_s"` // 0: no watchdog
+	// Tolerance is how far, in increments, the closed loop lets a read-back pot's weight be
+	// from its target (0: the rig has no read-back).
+	Tolerance float64   `json:"tolerance,omitempty"`
+	Pots      []PotInfo `json:"pots"`
+	Machine   *Machine  `json:"machine,omitempty"`
 }
 
 // Period returns the rig's update period.
@@ -60,6 +84,9 @@ type PotInfo struct {
 	Range    float64 `json:"range"`
 	Out      string  `json:"out"`
 	Readback string  `json:"readback,omitempty"`
+	// Step is the smallest move of the pot's output, in increments (a wiper step, a servo
+	// board's count).
+	Step float64 `json:"step,omitempty"`
 }
 
 // Machine is the rig's [machine]: for a loop rig, the machine whose weights the pots are.
@@ -90,6 +117,16 @@ type Frame struct {
 type FrameReply struct {
 	Seq     uint64 `json:"seq"`
 	Applied int    `json:"applied"` // weights the rig shows among those sent
+	Ack
+}
+
+// Ack is what every control request's reply says of the rig's motion.
+type Ack struct {
+	// Generation counts the times motion stopped (watchdog, halt): when it changed since the
+	// last reply, the pots may not show what the client sent, and it sends every weight again.
+	Generation uint64 `json:"generation"`
+	// Resumed, when not empty, says that motion had stopped and this request resumed it.
+	Resumed string `json:"resumed,omitempty"`
 }
 
 // SumRequest asks a loop rig for an R-unit's sum.
@@ -116,6 +153,7 @@ type DriveRequest struct {
 // DriveReply answers a DriveRequest once the pots have settled.
 type DriveReply struct {
 	Error string `json:"error,omitempty"`
+	Ack
 }
 
 // Readings are an R-unit's read-back weights (the A-units', then the bias).
@@ -190,15 +228,21 @@ type FrameStats struct {
 
 // Status is a picture of the rig.
 type Status struct {
-	Mode     string              `json:"mode"`
-	Held     bool                `json:"held"`
-	Watchdog string              `json:"watchdog"` // "ok", "stopped" or "off"
-	Chips    []ChipStatus        `json:"chips"`
-	Pots     []PotStatus         `json:"pots"`
-	Buses    map[string]BusStats `json:"buses"`
-	Frames   FrameStats          `json:"frames"`
-	Events   []Event             `json:"events"`
-	Requests RequestStats        `json:"requests"`
+	Mode string `json:"mode"`
+	Held bool   `json:"held"`
+	// Watchdog is "off" (the rig has none), "idle" (no client yet, or the last one released
+	// the rig), "armed" (a client is in control) or "stopped" (it fired: motion stopped).
+	Watchdog string `json:"watchdog"`
+	// Halted, when not empty, says who halted the rig (POST /v1/halt): nothing moves until
+	// POST /v1/resume.
+	Halted     string              `json:"halted,omitempty"`
+	Generation uint64              `json:"generation"`
+	Chips      []ChipStatus        `json:"chips"`
+	Pots       []PotStatus         `json:"pots"`
+	Buses      map[string]BusStats `json:"buses"`
+	Frames     FrameStats          `json:"frames"`
+	Events     []Event             `json:"events"`
+	Requests   RequestStats        `json:"requests"`
 }
 
 // RequestStats counts the API's requests.

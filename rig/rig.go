@@ -330,6 +330,9 @@ func (rg *Rig) decode(f *fields) {
 	if rg.Watchdog > 0 && rg.Watchdog < 2*time.Duration(float64(time.Second)/rg.UpdateHz) && f.err == nil {
 		f.fail("watchdog_ms", f.line("watchdog_ms"), "%v is shorter than two update periods", rg.Watchdog)
 	}
+	if rg.Mode == ModeLoop && rg.OnWatchdog == Park && f.err == nil {
+		f.fail("on_watchdog", f.line("on_watchdog"), "%q in a loop rig: its pots are its machine's weights, and parking them would erase what it learnt: use %q", Park, Hold)
+	}
 }
 
 func decodeMachine(f *fields) *Machine {

@@ -72,6 +72,7 @@ func TestBadFiles(t *testing.T) {
 		{"date", "[rig]\nmode = 1979-05-27\n", "not a localdate"},
 		{"huge int", "[rig]\nretries = 99999999999999999999\n", "out of range"},
 		{"watchdog too short", "[rig]\nupdate_hz = 10\nwatchdog_ms = 100\n", "rig.toml:3: [rig] watchdog_ms: 100ms is shorter than two update periods"},
+		{"loop parked", "[rig]\nmode = \"loop\"\non_watchdog = \"park\"\n", "rig.toml:3: [rig] on_watchdog: \"park\" in a loop rig: its pots are its machine's weights"},
 		{"missing address", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\n", "rig.toml:5: [[pca9685]] #1 address: missing"},
 		{"8-bit address", head + "[[mcp44x1]]\nname = \"p\"\nbus = \"main\"\naddress = 0x58\n", "rig.toml:8: [[mcp44x1]] #1 address: 0x58 out of range 0x2c-0x2f (0x58 is the 8-bit form of 0x2c)"},
 		{"allcall", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\naddress = 0x70\n", "rig.toml:5: [[pca9685]] \"k\": 0x70 is every PCA9685's ALLCALL"},

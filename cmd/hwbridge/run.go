@@ -57,7 +57,7 @@ func (s localSink) Frame(_ context.Context, f hwapi.Frame) (hwapi.FrameReply, er
 	return hwapi.FrameReply{Seq: f.Seq, Applied: s.hw.SetWeights(vals)}, nil
 }
 
-func (localSink) Heartbeat(context.Context) error { return nil }
+func (localSink) Heartbeat(context.Context) (hwapi.Ack, error) { return hwapi.Ack{}, nil }
 
 // headless runs the rig's [machine] by itself, driven by the panel.
 type headless struct {
@@ -349,7 +349,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	b.own = "the bridge runs its own machine (hwbridge run): frames and loop requests are refused"
-	h := api(b, hwapi.Opts{Token: token, Log: logger.Printf})
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Log: logger.Printf})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: h.Events(), logger: logger,
 		pace: *pace, epochs: *epochs, train: *train}

@@ -21,6 +21,7 @@ import (
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
 	"github.com/mark1-perceptron/mark1/drivers/rigdev"
 	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/internal/listenaddr"
 	"github.com/mark1-perceptron/mark1/rig"
 )
 
@@ -129,10 +130,24 @@ func isLoopback(host string) bool {
 // serveFlags are the API's.
 type serveFlags struct {
 	listen, tokenFile, addrFile string
+	allowHosts                  stringList
+}
+
+// stringList is a flag given several times.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error {
+	if s == "" || strings.ContainsAny(s, "/:@ ") {
+		return fmt.Errorf("%q: want a host name (raspberrypi.local) or an address, without a port", s)
+	}
+	*l = append(*l, s)
+	return nil
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8707", "the API's address; beyond loopback a --token-file is required")
+	fs.Var(&f.allowHosts, "allow-host", "without a token, also answer requests naming this HOST (besides 127.0.0.1, [::1] and localhost); repeatable")
 	fs.StringVar(&f.tokenFile, "token-file", "", "a FILE holding the API token (mode 600); clients send it as \"Authorization: Bearer TOKEN\"")
 	fs.StringVar(&f.addrFile, "addr-file", "", "write the address listened on to this FILE (for --listen 127.0.0.1:0)")
 }
@@ -169,9 +184,10 @@ func newBackend(hw *rigdev.Hardware, sim *rigdev.Sim) (*backend, error) {
 	b.info = hwapi.Info{Version: hwapi.Version, Boot: bootID(), Rig: filepath.Base(spec.File), Mode: spec.Mode,
 		Simulate: sim != nil, UpdateHz: spec.UpdateHz, Watchdog: spec.Watchdog.Seconds()}
 	for _, p := range spec.Pots {
-		pi := hwapi.PotInfo{R: p.Weight.R, A: p.Weight.A, Range: p.Range, Out: p.Out.String()}
+		pi := hwapi.PotInfo{R: p.Weight.R, A: p.Weight.A, Range: p.Range, Out: p.Out.String(), Step: hw.OutputStep(p.Weight)}
 		if p.Readback != nil {
 			pi.Readback = p.Readback.String()
+			b.info.Tolerance = spec.Tolerance
 		}
 		b.info.Pots = append(b.info.Pots, pi)
 	}
@@ -234,8 +250,9 @@ func (b *backend) SetWeights(ws []hwapi.Weight) (int, error) {
 	return b.hw.SetWeights(vals), nil
 }
 
-func (b *backend) Hold() { b.hw.Hold() }
-func (b *backend) Park() { b.hw.Park() }
+func (b *backend) Hold()   { b.hw.Hold() }
+func (b *backend) Park()   { b.hw.Park() }
+func (b *backend) Resume() { b.hw.Resume() }
 
 func (b *backend) rack(r int) (*rigdev.LoopRack, error) {
 	if b.own != "" {
@@ -320,6 +337,7 @@ func (p plainBackend) Status() hwapi.Status                      { return p.b.St
 func (p plainBackend) SetWeights(ws []hwapi.Weight) (int, error) { return p.b.SetWeights(ws) }
 func (p plainBackend) Hold()                                     { p.b.Hold() }
 func (p plainBackend) Park()                                     { p.b.Park() }
+func (p plainBackend) Resume()                                   { p.b.Resume() }
 func (p plainBackend) Sum(r int, a []uint16) (float64, error)    { return p.b.Sum(r, a) }
 func (p plainBackend) Drive(r int, a []uint16, x, y float64) error {
 	return p.b.Drive(r, a, x, y)
@@ -387,7 +405,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	spec := hw.Rig()
-	h := api(b, hwapi.Opts{Token: token, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog, Log: logger.Printf})
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog, Log: logger.Printf})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	return serveUntilSignal(context.Background(), hw, h, sf, logger, func(context.Context) {})
 }
@@ -406,7 +424,7 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 			return fmt.Errorf("--addr-file: %w", err)
 		}
 	}
-	logger.Printf("%s: %s; serving http://%s", hw.Rig().File, hw.Rig().Summary(), addr)
+	logger.Printf("%s: %s; serving %s", hw.Rig().File, hw.Rig().Summary(), strings.Join(listenaddr.URLs(addr), " "))
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go frames(ctx, hw, logger)

@@ -27,6 +27,7 @@ func (f *fakeRig) Info() hwapi.Info     { return f.info }
 func (f *fakeRig) Status() hwapi.Status { return hwapi.Status{Mode: f.info.Mode} }
 func (f *fakeRig) Hold()                {}
 func (f *fakeRig) Park()                {}
+func (f *fakeRig) Resume()              {}
 func (f *fakeRig) SetWeights(ws []hwapi.Weight) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

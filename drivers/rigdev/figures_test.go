@@ -29,7 +29,7 @@ func (s *sink) Frame(_ context.Context, f hwapi.Frame) (hwapi.FrameReply, error)
 	return hwapi.FrameReply{Applied: n}, nil
 }
 
-func (s *sink) Heartbeat(context.Context) error { return nil }
+func (s *sink) Heartbeat(context.Context) (hwapi.Ack, error) { return hwapi.Ack{}, nil }
 
 // The full machine learning the letters, mirrored on the simulated rig's 24 knobs: what each
 // update frame costs on the bus, against periph's SetPwm (a transaction of 6 bytes per

@@ -852,6 +852,32 @@ func (h *Hardware) Hold() {
 	}
 }
 
+// Resume lets motion go on after Hold or Park: the targets kept are written at once.
+func (h *Hardware) Resume() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.held = false
+	h.step()
+}
+
+// Held reports whether motion is stopped (Hold, until Resume or SetWeights).
+func (h *Hardware) Held() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held
+}
+
+// OutputStep returns the weight, in increments, of one step of the output showing w: a
+// wiper step of a digital pot, a count of a servo board, a microsecond of a GPIO pulse; 0
+// when the rig has no pot for w.
+func (h *Hardware) OutputStep(w rig.Weight) float64 {
+	p := h.byWeight[w]
+	if p == nil {
+		return 0
+	}
+	return 2 * p.spec.Range / float64(p.quantum(1))
+}
+
 // Park sends every servo to its park position (the watchdog's "park", and shutdown). Digital
 // pots keep their values.
 func (h *Hardware) Park() {

@@ -94,6 +94,10 @@ func (lr *LoopRack) Drive(active []uint16, onActive, onInactive float64) error {
 	}
 	h := lr.h
 	h.mu.Lock()
+	if h.held {
+		h.mu.Unlock()
+		return fmt.Errorf("rigdev: R%d: the rig is held (its watchdog fired, or it was halted): nothing moved", lr.r)
+	}
 	n := len(lr.pots) - 1
 	isActive := make([]bool, n)
 	for _, a := range active {
@@ -154,6 +158,9 @@ func (lr *LoopRack) Reset() error {
 	h := lr.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.held {
+		return fmt.Errorf("rigdev: R%d: the rig is held (its watchdog fired, or it was halted): nothing moved", lr.r)
+	}
 	for _, p := range lr.pots {
 		if p.hasTarget {
 			h.setTarget(p, 0)

@@ -213,3 +213,58 @@ func TestLoopChipMissingAtOpen(t *testing.T) {
 		t.Errorf("log %q", lg.lines)
 	}
 }
+
+// A held rig moves no pot, and says so: a Drive on it is an error, not a silent "done"
+// (issue 18). Resume lets the next Drive move the pots.
+func TestLoopDriveOnAHeldRig(t *testing.T) {
+	t.Parallel()
+	h, _, _, _ := open(t, "sim-loop.toml", SimOpts{Seed: 2})
+	racks, err := h.LoopRacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk := racks[0]
+	before := make([]float64, rk.Len())
+	if err := rk.Readings(before); err != nil {
+		t.Fatal(err)
+	}
+	h.Hold()
+	err = rk.Drive([]uint16{0, 4}, 3, 0)
+	if err == nil || !strings.Contains(err.Error(), "the rig is held") {
+		t.Fatalf("Drive on a held rig: %v", err)
+	}
+	after := make([]float64, rk.Len())
+	if err := rk.Readings(after); err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		if after[i] != before[i] {
+			t.Errorf("pot %d moved on a held rig: %v to %v", i, before[i], after[i])
+		}
+	}
+	h.Resume()
+	if h.Held() {
+		t.Fatal("still held after Resume")
+	}
+	if err := rk.Drive([]uint16{0, 4}, 3, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := rk.Readings(after); err != nil {
+		t.Fatal(err)
+	}
+	if d := after[0] - before[0]; math.Abs(d-3) > 0.5 {
+		t.Errorf("R0.A0 moved %+.2f after Resume, want +3 within the tolerance", d)
+	}
+}
+
+// OutputStep is the weight of one step of each pot's output: a 257-step wiper of range 32
+// moves 0.25 increments a step.
+func TestOutputStep(t *testing.T) {
+	t.Parallel()
+	h, _, _, _ := open(t, "sim-loop.toml", SimOpts{Seed: 2})
+	for _, w := range h.Weights() {
+		if got := h.OutputStep(w); got != 0.25 {
+			t.Errorf("%s: step %v, want 0.25", w, got)
+		}
+	}
+}
