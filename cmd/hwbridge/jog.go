@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -19,6 +20,9 @@ import (
 	"github.com/mark1-perceptron/mark1/rig"
 )
 
+// The pulses jog sends: a servo's pulse is within 500..2500 us; the bounds leave room.
+const minJogUS, maxJogUS float64 = 100, 5000
+
 // cmdJog moves one pot, for finding a servo's ends: it opens only that pot's chip (nothing
 // else moves), sets the pulse or position, reads the pot back when it can, and exits; a servo
 // board keeps sending the pulse.
@@ -27,19 +31,27 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 	var rf rigFlags
 	rf.register(fs)
 	pot := fs.String("pot", "", "the pot, by the weight it shows (R0.A3, R0.bias)")
-	us := fs.Float64("us", 0, "send pulses of this many microseconds (a servo; its calibration is ignored)")
-	pos := fs.Float64("position", math.NaN(), "move to this position, 0..1 (through the pot's calibration)")
+	us := fs.Float64("us", 0, fmt.Sprintf("send pulses of this many microseconds, %g..%g (a servo; its calibration is ignored)", minJogUS, maxJogUS))
+	pos := fs.Float64("position", 0, "move to this position, 0..1 (through the pot's calibration)")
 	if err := parse(args); err != nil {
 		return err
 	}
-	if rf.rig == "" || *pot == "" {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case rf.rig == "" || *pot == "":
 		return usageErr("--rig FILE and --pot WEIGHT are required")
+	case given["us"] == given["position"]:
+		return usageErr("give one of --us N (a pulse, microseconds) or --position P (0..1)")
+	case given["us"] && !(*us >= minJogUS && *us <= maxJogUS):
+		return usageErr("--us %g: want a pulse of %g..%g microseconds (servos take about 500..2500)", *us, minJogUS, maxJogUS)
+	case given["position"] && !(*pos >= 0 && *pos <= 1):
+		return usageErr("--position %g: want 0..1 (0 and 1: the ends of the pot's calibrated travel)", *pos)
 	}
-	if (*us == 0) == math.IsNaN(*pos) {
-		return usageErr("give --us N or --position P")
-	}
-	if !math.IsNaN(*pos) && (*pos < 0 || *pos > 1) {
-		return usageErr("--position %g: want 0..1", *pos)
+	if given["position"] {
+		*us = 0
+	} else {
+		*pos = math.NaN()
 	}
 	spec, err := rig.ReadFile(rf.rig)
 	if err != nil {

@@ -106,7 +106,16 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--rig", "../../testdata/rig/sim-loop.toml", "--simulate", "--listen", "0.0.0.0:0"}, 2, "0.0.0.0 is not loopback: give --token-file FILE"},
 		{[]string{"check", "--rig", "../../testdata/rig/nothing.toml"}, 1, "no such file"},
 		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R9.A1", "--us", "1500"}, 2, "the rig has no pot showing that weight"},
-		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1"}, 2, "give --us N or --position P"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1"}, 2, "give one of --us N (a pulse, microseconds) or --position P (0..1)"},
+		// Values that cannot be a pulse or a position are named, with why (issue 18: NaN gave a
+		// pulse of "-2562047h47m...", or asked for --us or --position).
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "NaN"}, 2, "--us NaN: want a pulse of 100..5000 microseconds"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "1e30"}, 2, "--us 1e+30: want a pulse of 100..5000"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "0"}, 2, "--us 0: want a pulse"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--position", "NaN"}, 2, "--position NaN: want 0..1"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--position", "-Inf"}, 2, "--position -Inf: want 0..1"},
+		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "1500", "--position", "0.5"}, 2, "give one of --us N"},
+		{[]string{"serve", "--rig", "../../testdata/rig/sim-loop.toml", "--allow-host", "evil.example:80"}, 2, `"evil.example:80": want a host name`},
 	} {
 		var out, errb bytes.Buffer
 		code := run(tc.args, &out, &errb)
