@@ -408,11 +408,20 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 	}
 }
 
+// KnobCheck is one knob's check by VerifyKnobs.
+type KnobCheck struct {
+	Weight  string  `json:"weight"`
+	Machine float64 `json:"machine"` // the weight it must show (at the pot's range where beyond it)
+	Reading float64 `json:"reading"` // what the rig says it shows (read back, or commanded)
+	Allowed float64 `json:"allowed"` // how far the two may be apart
+}
+
 // VerifyKnobs waits (up to wait) for the rig's knobs showing the mirror's weights to stop
 // moving, then checks that each shows its weight: within the rig's tolerance (twice, and at
 // least 0.1 increments) and two output steps, at the pot's range where the weight is beyond it.
-// It returns an error naming the first knobs that do not.
-func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait time.Duration) error {
+// It returns the checks, and an error naming the first knobs that do not. It sends heartbeats
+// meanwhile: the client is still in control, and its rig's watchdog must not park the knobs.
+func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait time.Duration) ([]KnobCheck, error) {
 	type potKey struct{ r, a int }
 	want := make(map[potKey]float64, len(ws))
 	for _, w := range ws {
@@ -427,11 +436,15 @@ func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait ti
 	}
 	start := time.Now()
 	for {
+		if _, err := c.Heartbeat(ctx); err != nil {
+			return nil, err
+		}
 		st, err := c.Status(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		moving := false
+		var checks []KnobCheck
 		var bad []string
 		for _, p := range st.Pots {
 			k := potKey{p.R, p.A}
@@ -443,12 +456,16 @@ func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait ti
 			if r := rng[k]; r > 0 {
 				w = math.Max(-r, math.Min(r, w))
 			}
+			checks = append(checks, KnobCheck{Weight: p.Weight, Machine: w, Reading: p.Reading, Allowed: allow[k]})
 			if d := math.Abs(p.Reading - w); !(d <= allow[k]) {
 				bad = append(bad, fmt.Sprintf("%s shows %+.2f, the machine's weight is %+.2f", p.Weight, p.Reading, w))
 			}
 		}
+		if len(checks) < len(want) {
+			bad = append(bad, fmt.Sprintf("the rig's status shows %d of the %d knobs", len(checks), len(want)))
+		}
 		if len(bad) == 0 {
-			return nil
+			return checks, nil
 		}
 		// A knob still moving may yet arrive; one at rest for a second will not.
 		if waited := time.Since(start); waited >= wait || !moving && waited >= min(wait, time.Second) {
@@ -463,11 +480,11 @@ func VerifyKnobs(ctx context.Context, c *Client, info Info, ws []Weight, wait ti
 			} else if st.Held {
 				held = "; the rig is held"
 			}
-			return fmt.Errorf("the rig's knobs do not show the machine's weights: %s%s%s", strings.Join(bad, "; "), more, held)
+			return checks, fmt.Errorf("the rig's knobs do not show the machine's weights: %s%s%s", strings.Join(bad, "; "), more, held)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return checks, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

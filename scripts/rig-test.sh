@@ -74,11 +74,59 @@ grep -q "fault: knobs2" "$tmp/sim-mirror.toml.log" || fail "mirror: the injected
 for _ in $(seq 100); do grep -q "recovered: knobs2" "$tmp/sim-mirror.toml.log" && break; sleep 0.1; done
 grep -q "recovered: knobs2" "$tmp/sim-mirror.toml.log" || fail "mirror: knobs2 did not recover"
 echo "rig-test:   $frames frames, $(field "$tmp/mirror.json" weights) weight values; latency to the write: mean $(field "$tmp/mirror.json" mean_latency_periods), most $(field "$tmp/mirror.json" max_latency_periods) periods; bytes per writing frame: last $(field "$tmp/mirror.json" last_frame_bytes), most $(field "$tmp/mirror.json" max_frame_bytes)"
-# The client is gone: the watchdog stops motion (2 s on this rig).
-for _ in $(seq 100); do grep -q "watchdog: no control request" "$tmp/sim-mirror.toml.log" && break; sleep 0.1; done
+# A clean end releases the rig: the knobs stay where training put them.
+grep -q "the client released the rig: the pots stay" "$tmp/sim-mirror.toml.log" || fail "mirror: mark1 bridge did not release the rig"
+
+echo "rig-test: mirror: a client paused past the watchdog (SIGSTOP for 3 s): the knobs parked come back"
+"$tmp/mark1" bridge --bridge "$addr" --data builtin:letters --epochs 2 --pace 15ms --json >"$tmp/pause.json" 2>"$tmp/mark1-pause.log" &
+client=$!
+sleep 1.5
+kill -STOP "$client"
+for _ in $(seq 60); do grep -q "servos parked" "$tmp/sim-mirror.toml.log" && break; sleep 0.1; done
+kill -CONT "$client"
+wait "$client" || fail "mark1 bridge (paused mirror) exited $?: $(tail -3 "$tmp/mark1-pause.log")"
+grep -q "watchdog: no control request .* servos parked" "$tmp/sim-mirror.toml.log" || fail "mirror: the watchdog did not park the paused client's knobs"
+grep -q "the controlling client is back" "$tmp/sim-mirror.toml.log" || fail "mirror: the paused client did not resume the rig"
+# Every knob shows the machine's weight: mark1 bridge checked each against the bridge's status.
+knobs=$(tr -d ' \n' <"$tmp/pause.json" | grep -o '"knobs":\[[^]]*\]' | grep -o '"weight"' | wc -l)
+shown=$(field "$tmp/pause.json" weights_shown)
+[ "$knobs" -gt 0 ] && [ "$knobs" = "$shown" ] || fail "mirror: $knobs knobs checked of $shown shown"
+worst=$(tr -d ' \n' <"$tmp/pause.json" | grep -o '{"weight":[^}]*}' |
+	sed 's/.*"machine":\([-0-9.e+]*\),"reading":\([-0-9.e+]*\),"allowed":\([-0-9.e+]*\).*/\1 \2 \3/' |
+	awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > $3) bad++; if (d > w) w = d } END { print (bad + 0) " " (w + 0) }')
+[ "${worst%% *}" = 0 ] || fail "mirror: knobs off the machine's weights after the pause: $worst"
+echo "rig-test:   $knobs knobs back on the machine's weights after the park (largest difference ${worst#* } increments)"
+
+echo "rig-test: mirror: a client lost (SIGKILL): the watchdog parks the knobs"
+"$tmp/mark1" bridge --bridge "$addr" --data builtin:letters --epochs 50 --pace 15ms >/dev/null 2>&1 &
+client=$!
+sleep 1
+kill -KILL "$client"
+wait "$client" 2>/dev/null || true
+n=$(grep -c "servos parked" "$tmp/sim-mirror.toml.log")
+for _ in $(seq 60); do [ "$(grep -c "servos parked" "$tmp/sim-mirror.toml.log")" -gt "$n" ] && break; sleep 0.1; done
+[ "$(grep -c "servos parked" "$tmp/sim-mirror.toml.log")" -gt "$n" ] || fail "mirror: the watchdog did not park a lost client's knobs"
 stop
-grep -q "watchdog: no control request" "$tmp/sim-mirror.toml.log" || fail "mirror: the watchdog did not fire"
 grep -q "stopping: parking the servos" "$tmp/sim-mirror.toml.log" || fail "mirror: SIGTERM did not park"
+
+echo "rig-test: loop: a bridge started 4 s before its client (longer than its watchdog) still moves its pots"
+start sim-loop.toml --seed 2
+sleep 4
+"$tmp/mark1" bridge --bridge "$addr" --data builtin:leftright --epochs 10 --json >"$tmp/late.json" 2>"$tmp/mark1-late.log" ||
+	fail "mark1 bridge (late client) exited $?: $(tail -3 "$tmp/mark1-late.log")"
+corr=$(grep -o '"corrections": *[0-9]*' "$tmp/late.json" | head -1 | sed 's/.*: *//')
+[ "${corr:-0}" -gt 0 ] || fail "loop: no correction in the first epoch: the example shows no learning"
+grep -q '"rig_stopped"' "$tmp/late.json" && fail "loop: the late client's session stopped: $(grep rig_error "$tmp/late.json")"
+grep -q "watchdog: no control request" "$tmp/sim-loop.toml.log" && fail "loop: the watchdog fired before any client came"
+# The read-backs follow the targets the corrections set.
+rb=$(tr -d ' \n' <"$tmp/late.json" | grep -o '"read_back":\[\[[^]]*' | sed 's/.*\[\[//')
+tg=$(tr -d ' \n' <"$tmp/late.json" | grep -o '"targets":\[\[[^]]*' | sed 's/.*\[\[//')
+off=$(paste -d' ' <(echo "$rb" | tr ',' '\n') <(echo "$tg" | tr ',' '\n') |
+	awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1.5) n++; if ($2 != 0) moved++ } END { print (n + 0) " " (moved + 0) }')
+[ "${off%% *}" = 0 ] || fail "loop: read-backs off their targets: $off ($rb against $tg)"
+[ "${off#* }" -gt 0 ] || fail "loop: no pot was driven off 0"
+echo "rig-test:   $corr corrections in the first epoch; ${off#* } pots driven off 0, every read-back within 1.5 of its target"
+stop
 
 echo "rig-test: loop: mark1 bridge learns builtin:leftright on 16 simulated digital pots read back by ADCs (noise 5 mV)"
 start sim-loop.toml --noise 0.005

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/mark1-perceptron/mark1/hwapi"
 )
@@ -32,18 +30,10 @@ func cmdFault(args []string, stdout, stderr io.Writer) error {
 		}
 		a = int(v)
 	}
-	token := ""
-	if *tokenFile != "" {
-		var err error
-		if token, err = readToken(*tokenFile); err != nil {
-			return err
-		}
-	}
-	c, err := hwapi.NewClient(*addr, token)
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
 	if err != nil {
-		return usageErr("--bridge: %v", err)
+		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	f := hwapi.Fault{Bus: *bus, Addr: a, Kind: *kind, Count: *count, Prob: *prob}
 	if err := c.InjectFault(ctx, f); err != nil {

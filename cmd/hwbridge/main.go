@@ -13,6 +13,8 @@
 //	hwbridge jog --rig FILE --pot R0.A3 (--us N | --position P)   set one pot, for calibration
 //	hwbridge calibrate --rig FILE [--simulate]           the read-back pots' end stops
 //	hwbridge fault --bridge ADDR --kind nack ...          inject a fault into a simulated bridge
+//	hwbridge halt [--bridge ADDR] [--park]               stop motion until resume (an operator's stop)
+//	hwbridge resume [--bridge ADDR]                      let a halted bridge move again
 //
 // --simulate runs the rig on simulated chips (any machine); --trace prints the bus traffic.
 // The API listens on loopback by default; a token (--token-file) is required to listen
@@ -50,6 +52,8 @@ var commands = []command{
 	{"jog", "--rig FILE --pot WEIGHT (--us N | --position P)", "move one pot (finding a servo's ends)", cmdJog},
 	{"calibrate", "--rig FILE", "drive the read-back pots to their ends and print the readings", cmdCalibrate},
 	{"fault", "--bridge HOST:PORT --kind nack|timeout|stuck|clear", "inject a bus fault into a simulated bridge", cmdFault},
+	{"halt", "[--bridge HOST:PORT] [--park]", "stop a bridge's motion: nothing moves until resume", cmdHalt},
+	{"resume", "[--bridge HOST:PORT]", "let a halted bridge move again", cmdResume},
 }
 
 func main() {

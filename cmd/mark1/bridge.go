@@ -33,13 +33,19 @@ type bridgeReport struct {
 	Mirror    *hwapi.MirrorStats   `json:"mirror,omitempty"`
 	// Loop: the weights the machine used, as the rig read them back, and the targets the
 	// learning drove the pots to (R-unit by R-unit: A-units, then the bias).
-	ReadBack [][]float64      `json:"read_back,omitempty"`
-	Targets  [][]float64      `json:"targets,omitempty"`
-	Frames   hwapi.FrameStats `json:"rig_frames"`
-	Faulty   []string         `json:"faulty_chips,omitempty"`
-	Problems []string         `json:"pot_problems,omitempty"`
-	RigError string           `json:"rig_error,omitempty"` // the first fault the machine met
-	Stopped  string           `json:"interrupted,omitempty"`
+	ReadBack [][]float64 `json:"read_back,omitempty"`
+	Targets  [][]float64 `json:"targets,omitempty"`
+	// Knobs: in a mirror, each knob's check at the end (the machine's weight, the rig's
+	// reading).
+	Knobs    []hwapi.KnobCheck `json:"knobs,omitempty"`
+	Frames   hwapi.FrameStats  `json:"rig_frames"`
+	Faulty   []string          `json:"faulty_chips,omitempty"`
+	Problems []string          `json:"pot_problems,omitempty"`
+	// RigError is the error that stopped the session (RigStopped), else the first fault the
+	// machine met and went on after (a chip that did not answer for a while).
+	RigError   string `json:"rig_error,omitempty"`
+	RigStopped bool   `json:"rig_stopped,omitempty"`
+	Stopped    string `json:"interrupted,omitempty"`
 }
 
 func readTokenFile(path string) (string, error) {
@@ -99,10 +105,20 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	mode := fs.String("mode", "", "mirror (show this machine's weights on the rig's knobs) or loop (learn on the rig's pots); default: the rig's")
 	data := fs.String("data", "", "cards: builtin:NAME, idx:IMAGES,LABELS, or a folder of class folders")
 	epochs := fs.Int("epochs", 10, "most passes through the cards")
-	pace := fs.Duration("pace", 0, "wait between presentations (mirror: 0 trains at full speed, the knobs follow at the rig's rate)")
+	pace := fs.String("pace", "auto", "wait between presentations: a duration (0: full speed), or auto: in a mirror, one update period after each\npresentation that moved a knob, so the knobs turn at the motors' pace; in the loop, none (the pots' own pace)")
+	wait := fs.Duration("wait", 10*time.Second, "how long to wait for a bridge that is starting")
+	grace := fs.Duration("grace", 15*time.Second, "in the loop, how long the pots may be off the weights the machine drove them to before training stops")
 	jsonOut := fs.Bool("json", false, "print a JSON report")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	autoPace, fixedPace := false, time.Duration(0)
+	if *pace == "auto" {
+		autoPace = true
+	} else if d, err := time.ParseDuration(*pace); err != nil || d < 0 || d > time.Hour {
+		return usageErr(fmt.Sprintf("--pace %q: want auto or a duration of 0 to 1h (50ms)", *pace))
+	} else {
+		fixedPace = d
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -113,8 +129,10 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		return usageErr("--epochs must be at least 1")
 	case *mode != "" && *mode != "mirror" && *mode != "loop":
 		return usageErr(fmt.Sprintf("--mode %q: want mirror or loop", *mode))
-	case *pace < 0:
-		return usageErr("--pace must not be negative")
+	case *wait < 0 || *wait > time.Hour:
+		return usageErr(fmt.Sprintf("--wait %v: want 0 to 1h", *wait))
+	case *grace <= 0 || *grace > time.Hour:
+		return usageErr(fmt.Sprintf("--grace %v: want more than 0, at most 1h", *grace))
 	}
 	token, err := readTokenFile(*tokenFile)
 	if err != nil {
@@ -125,12 +143,17 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		return usageErr("--bridge: " + strings.TrimPrefix(err.Error(), "hwapi: "))
 	}
 	ctx := context.Background()
-	info, err := client.Info(ctx)
+	info, err := client.Wait(ctx, *wait, func() { fmt.Fprintf(stderr, "mark1 bridge: waiting for the bridge at %s ...\n", *addr) })
 	if err != nil {
 		return fmt.Errorf("--bridge %s: %w", *addr, err)
 	}
 	if *mode != "" && *mode != info.Mode {
 		return usageErr(fmt.Sprintf("--mode %s: the bridge at %s runs a %s rig (%s)", *mode, *addr, info.Mode, info.Rig))
+	}
+	if st, err := client.Status(ctx); err != nil {
+		return fmt.Errorf("--bridge %s: %w", *addr, err)
+	} else if st.Halted != "" {
+		return fmt.Errorf("the rig at %s is halted (%s): hwbridge resume --bridge %s lets it move again", *addr, st.Halted, *addr)
 	}
 	loader, err := df.loader()
 	if err != nil {
@@ -158,6 +181,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for r, rk := range racks {
+			rk.Grace = *grace
 			if err := m.SetRack(r, rk); err != nil {
 				return fmt.Errorf("bridge: %w", err)
 			}
@@ -195,25 +219,38 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	if mirror != nil {
 		rep.Shown = mirror.Shown()
 		mirror.Sync()
-		beat := time.Duration(info.Watchdog * float64(time.Second) / 3)
+		beat := mirror.SetWatchdog(info.Watchdog)
 		go func() { mirrorDone <- mirror.Run(runCtx, client, beat) }()
 		go watchBoot(runCtx, client, info.Boot, mirror)
+	}
+	// rigErr is what ends the session early: the rig refused, went away, or did not follow.
+	rigErr := func() error {
+		if err := client.Err(); err != nil {
+			return err
+		}
+		if mirror != nil {
+			return mirror.Err()
+		}
+		return nil
 	}
 
 	stop := watchSignals()
 	for e := 1; e <= *epochs; e++ {
 		st := m.Epoch(deck, func(int) bool {
-			if *pace > 0 {
-				time.Sleep(*pace)
+			switch {
+			case fixedPace > 0:
+				time.Sleep(fixedPace)
+			case autoPace && mirror != nil && mirror.Pending() > 0:
+				time.Sleep(info.Period()) // the knobs turn before the next presentation
 			}
-			return stop.signal() == nil
+			return stop.signal() == nil && rigErr() == nil
 		})
 		st.Epoch = e
 		rep.Epochs = append(rep.Epochs, st)
 		if !*jsonOut {
 			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, max(st.Cards, 1), 30))
 		}
-		if st.Stopped || stop.signal() != nil {
+		if st.Stopped || stop.signal() != nil || rigErr() != nil {
 			break
 		}
 		if st.Corrections == 0 {
@@ -233,22 +270,34 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		ms := mirror.Stats()
 		rep.Mirror = &ms
 	}
+	fatal := rigErr()
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if mirror != nil && fatal == nil {
+		// The knobs must show what the machine learnt, whatever the bridge said of its frames.
+		var err error
+		if rep.Knobs, err = hwapi.VerifyKnobs(sctx, client, info, mirror.Values(), 10*time.Second); err != nil {
+			fatal = err
+		}
+	}
 	if sig := stop.signal(); sig != nil {
 		rep.Stopped = sig.String()
-	} else {
+	} else if fatal == nil {
 		r := m.Evaluate(deck)
 		rep.Train = &r
+		fatal = rigErr() // the evaluation's sums may meet the end too
 	}
-	if info.Mode == "loop" {
+	if info.Mode == "loop" && fatal == nil {
 		for r := range m.RUnits() {
 			rep.ReadBack = append(rep.ReadBack, m.Weights(r))
 		}
 	}
-	if err := m.Err(); err != nil {
-		rep.RigError = err.Error()
+	switch {
+	case fatal != nil:
+		rep.RigError, rep.RigStopped = fatal.Error(), true
+	case m.Err() != nil:
+		rep.RigError = m.Err().Error()
 	}
-	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	if st, err := client.Status(sctx); err == nil {
 		rep.Frames = st.Frames
 		for _, c := range st.Chips {
@@ -256,7 +305,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 				rep.Faulty = append(rep.Faulty, c.Name+": "+c.Error)
 			}
 		}
-		if info.Mode == "loop" {
+		if info.Mode == "loop" && rep.ReadBack != nil {
 			rep.Targets = make([][]float64, m.RUnits())
 			for r := range rep.Targets {
 				rep.Targets[r] = make([]float64, m.AUnits()+1)
@@ -277,6 +326,10 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "mark1 bridge: status: %v\n", err)
 	}
+	// A clean end leaves the knobs where training put them: the bridge parks only a client lost.
+	if err := client.Release(sctx); err != nil {
+		fmt.Fprintf(stderr, "mark1 bridge: releasing the rig: %v\n", err)
+	}
 	if *jsonOut {
 		if err := writeJSON(stdout, rep); err != nil {
 			return err
@@ -286,6 +339,9 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	}
 	if sig := stop.signal(); sig != nil {
 		return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s after %d presentations", sig, m.Presentations())}
+	}
+	if fatal != nil {
+		return fmt.Errorf("bridge: stopped after %d presentations: %w", m.Presentations(), fatal)
 	}
 	return nil
 }
@@ -339,7 +395,10 @@ func printBridgeReport(w io.Writer, rep bridgeReport, info hwapi.Info) {
 	for _, s := range rep.Problems {
 		fmt.Fprintf(w, "pot: %s\n", s)
 	}
-	if rep.RigError != "" {
-		fmt.Fprintf(w, "first rig fault met by the machine: %s\n", rep.RigError)
+	switch {
+	case rep.RigStopped:
+		fmt.Fprintf(w, "rig error, training stopped: %s\n", rep.RigError)
+	case rep.RigError != "":
+		fmt.Fprintf(w, "a rig fault the machine met and went on after: %s\n", rep.RigError)
 	}
 }

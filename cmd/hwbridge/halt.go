@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/hwapi"
+)
+
+// cmdHalt stops a bridge's motion (an operator's stop): nothing moves until hwbridge resume.
+func cmdHalt(args []string, stdout, stderr io.Writer) error {
+	fs, parse := newFlags("halt", "[--bridge HOST:PORT] [--park] [--token-file FILE]", stdout)
+	addr := fs.String("bridge", "127.0.0.1:8707", "the bridge's HOST:PORT")
+	tokenFile := fs.String("token-file", "", "a FILE holding the bridge's token")
+	park := fs.Bool("park", false, "park the servos (else they hold where they are)")
+	if err := parse(args); err != nil {
+		return err
+	}
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	if err := c.Halt(ctx, *park); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "halted the rig at %s: nothing moves until hwbridge resume --bridge %s\n", *addr, *addr)
+	return nil
+}
+
+// cmdResume lets a halted bridge move again.
+func cmdResume(args []string, stdout, stderr io.Writer) error {
+	fs, parse := newFlags("resume", "[--bridge HOST:PORT] [--token-file FILE]", stdout)
+	addr := fs.String("bridge", "127.0.0.1:8707", "the bridge's HOST:PORT")
+	tokenFile := fs.String("token-file", "", "a FILE holding the bridge's token")
+	if err := parse(args); err != nil {
+		return err
+	}
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	a, err := c.Resume(ctx)
+	if err != nil {
+		return err
+	}
+	if a.Resumed == "" {
+		fmt.Fprintf(stdout, "the rig at %s was not halted\n", *addr)
+		return nil
+	}
+	fmt.Fprintf(stdout, "resumed the rig at %s (it was %s)\n", *addr, a.Resumed)
+	return nil
+}
+
+// bridgeClient is a client of the bridge at addr, with a token file, and a context of 10 s.
+func bridgeClient(addr, tokenFile string) (*hwapi.Client, context.Context, context.CancelFunc, error) {
+	token := ""
+	if tokenFile != "" {
+		var err error
+		if token, err = readToken(tokenFile); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	c, err := hwapi.NewClient(addr, token)
+	if err != nil {
+		return nil, nil, nil, usageErr("--bridge: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return c, ctx, cancel, nil
+}
