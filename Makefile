@@ -39,7 +39,8 @@ museum-deps:
 museum-test:
 	@bash scripts/museum-test.sh
 
-## rig: hwbridge cross-compiled for the Pi and the rig run end to end on simulated chips.
+## rig: hwbridge cross-compiled for the Pi, the rig run end to end on simulated chips, and a web
+## page in headless Chromium that must not move a pot (installs chromium).
 rig:
 	@bash scripts/rig-test.sh
 
@@ -94,7 +95,8 @@ fuzz:
 	@for t in "FuzzRead ./patchboard/" "FuzzReadState ./machine/" "FuzzReadStateBody ./machine/" \
 		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/" \
 		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/" \
-		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/"; do \
+		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/" \
+		"FuzzDecodeReplies ./hwapi/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
 	done
 

@@ -10,7 +10,11 @@
 #     with read-back noise and a chip that stops answering for a while;
 #  4. SIGTERM parks the servos and keeps the digital pots (the log says so), the watchdog
 #     fires when the client goes;
-#  5. hwbridge run trains the loop rig's machine headless and exits; scan and check work.
+#  5. hwbridge run trains the loop rig's machine headless and exits; scan and check work;
+#  6. a web page in headless Chromium, served from another loopback port, tries every way a
+#     page has to drive the bridge: no pot moves (installs chromium).
+# Also: a mirror client paused past the watchdog gets its knobs back, a client killed has its
+# knobs parked, a loop bridge started long before its client still moves its pots.
 # Figures printed come from the wall clock of a shared machine: reported, not asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -163,4 +167,8 @@ if "$hb" --rig testdata/rig/sim-loop.toml --simulate --listen 0.0.0.0:0 2>"$tmp/
 	fail "hwbridge listened beyond loopback without a token"
 fi
 grep -q "give --token-file" "$tmp/open.txt" || fail "beyond loopback: $(cat "$tmp/open.txt")"
+echo "rig-test: a web page tries to drive the bridge from headless Chromium"
+bash scripts/need.sh chromium
+MARK1_BROWSER_TEST=1 go test -count=1 -run '^TestBrowserCannotDriveTheRig$' ./cmd/hwbridge/ >"$tmp/browser.log" 2>&1 ||
+	fail "a web page drove the bridge: $(grep -E 'moved|refused|browser_test' "$tmp/browser.log" | head -5)"
 echo "rig-test: ok"
