@@ -32,8 +32,15 @@ func TestExamples(t *testing.T) {
 	if p.Weight.String() != "R0.A19" || p.Readback == nil || *p.Readback != (Ref{"readback", 3}) || p.Kind != "servo" {
 		t.Errorf("pot 19: %+v", p)
 	}
-	if b := rg.Pots[24]; b.Weight.A != Bias || b.Kind != "gpio_servo" || b.Out.Channel != -1 {
+	if b := rg.Pots[24]; b.Weight.A != Bias || b.Kind != "servo" || b.Out != (Ref{"knobs2", 8}) {
 		t.Errorf("bias pot: %+v", b)
+	}
+	gs, err := Parse(strings.NewReader(head+"[[gpio_servo]]\nname = \"biasknob\"\npin = \"GPIO18\"\n[[pot]]\nweight = \"R0.bias\"\nout = \"biasknob\"\n"), "gpio.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := gs.Pots[0]; b.Weight.A != Bias || b.Kind != "gpio_servo" || b.Out.Channel != -1 || gs.GPIOServos[0].Pin != "GPIO18" {
+		t.Errorf("gpio servo pot: %+v", b)
 	}
 	if rg.Pots[20].MinPulse != 600*time.Microsecond || rg.Period() != 50*time.Millisecond {
 		t.Errorf("calibration %v, period %v", rg.Pots[20].MinPulse, rg.Period())

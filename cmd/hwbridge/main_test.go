@@ -129,7 +129,7 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("jog: %d %q %q", code, out.String(), errb.String())
 	}
 	out.Reset()
-	if code := run([]string{"check", "--rig", "../../testdata/rig/example.toml"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "R0.bias   gpio_servo biasknob") {
+	if code := run([]string{"check", "--rig", "../../testdata/rig/example.toml"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "R0.bias   servo knobs2:8") {
 		t.Errorf("check: %d %q", code, out.String())
 	}
 }
