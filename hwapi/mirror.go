@@ -268,18 +268,24 @@ func (mi *Mirror) Stats() MirrorStats {
 // the rig has no watchdog.
 const DefaultFrameTimeout = 5 * time.Second
 
-// SetWatchdog fits the mirror to a rig's watchdog (Info.Watchdog, seconds): a frame waits at
-// most half of it for its answer, so a frame lost in the network is sent again before the
-// watchdog stops the rig. It returns the heartbeat interval Run should use (a third of it; 0
-// for no watchdog).
+// SetWatchdog fits the mirror to a rig's watchdog (Info.Watchdog, seconds), with
+// FrameTiming's timeout, and returns the heartbeat interval Run should use.
 func (mi *Mirror) SetWatchdog(seconds float64) time.Duration {
-	if seconds <= 0 {
-		mi.FrameTimeout = DefaultFrameTimeout
-		return 0
+	var beat time.Duration
+	mi.FrameTimeout, beat = FrameTiming(seconds)
+	return beat
+}
+
+// FrameTiming returns, for a rig whose watchdog is this many seconds (0: none), how long a
+// frame waits for its answer (half the watchdog, at most DefaultFrameTimeout: a frame lost in
+// the network is sent again before the watchdog stops the rig) and how often an idle client
+// sends a heartbeat (a third of the watchdog; 0 without one).
+func FrameTiming(seconds float64) (timeout, heartbeat time.Duration) {
+	if !(seconds > 0) {
+		return DefaultFrameTimeout, 0
 	}
 	wd := time.Duration(seconds * float64(time.Second))
-	mi.FrameTimeout = min(DefaultFrameTimeout, wd/2)
-	return wd / 3
+	return min(DefaultFrameTimeout, wd/2), wd / 3
 }
 
 // Err returns the refusal that stopped the mirror (the rig was halted, or runs its own

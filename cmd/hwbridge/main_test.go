@@ -306,3 +306,23 @@ func TestNoBusMessage(t *testing.T) {
 		t.Error("busPath")
 	}
 }
+
+// A mirror's frame waits for its answer less than its rig's watchdog, on every shipped rig:
+// a frame lost in the network is sent again before the watchdog stops the rig (issue 18: the
+// frame timeout was 5 s, the rigs' watchdog 2 s).
+func TestFrameTimeoutBelowTheShippedWatchdogs(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/rig/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rig files: %v", err)
+	}
+	for _, f := range files {
+		spec, err := rig.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		timeout, beat := hwapi.FrameTiming(spec.Watchdog.Seconds())
+		if spec.Watchdog > 0 && (timeout >= spec.Watchdog || beat >= spec.Watchdog || beat <= 0) {
+			t.Errorf("%s: watchdog %v, frame timeout %v, heartbeat %v", f, spec.Watchdog, timeout, beat)
+		}
+	}
+}
