@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"periph.io/x/conn/v3/driver/driverreg"
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/conn/v3/i2c"
@@ -16,12 +18,47 @@ import (
 	"github.com/mark1-perceptron/mark1/drivers/rigdev"
 )
 
-// hostEnv returns the real host's buses and pins, through periph's host drivers.
-func hostEnv() (rigdev.Env, error) {
-	if _, err := host.Init(); err != nil {
+// hostEnv returns the real host's buses and pins, through periph's host drivers. Drivers that
+// failed to load are logged by name (with logf, when not nil): a missing GPIO or I2C driver
+// is then named before a pin or a bus fails to open.
+func hostEnv(logf func(format string, a ...any)) (rigdev.Env, error) {
+	st, err := host.Init()
+	if err != nil {
 		return rigdev.Env{}, fmt.Errorf("periph host: %w", err)
 	}
+	if logf != nil {
+		for _, line := range hostReport(st) {
+			logf("%s", line)
+		}
+	}
 	return rigdev.Env{Bus: openBus, Pin: openPin}, nil
+}
+
+// failuresTo returns a logf that prints only the lines of drivers that failed, on w.
+func failuresTo(w io.Writer) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		if line := fmt.Sprintf(format, a...); strings.Contains(line, " failed: ") {
+			fmt.Fprintln(w, "hwbridge: "+line)
+		}
+	}
+}
+
+// hostReport describes periph's driver loading: the drivers that failed, one line each, and
+// one line of those loaded.
+func hostReport(st *driverreg.State) []string {
+	if st == nil {
+		return nil
+	}
+	var lines []string
+	for _, f := range st.Failed {
+		lines = append(lines, fmt.Sprintf("periph host: driver %s failed: %v", f.D, f.Err))
+	}
+	var loaded []string
+	for _, d := range st.Loaded {
+		loaded = append(loaded, d.String())
+	}
+	lines = append(lines, fmt.Sprintf("periph host: %d drivers loaded (%s), %d skipped, %d failed", len(st.Loaded), strings.Join(loaded, ", "), len(st.Skipped), len(st.Failed)))
+	return lines
 }
 
 // busPath returns the device file of an I2C bus named "1" or "/dev/i2c-1".

@@ -69,7 +69,7 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 	var env rigdev.Env
 	if rf.simulate {
 		_, env = rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: rf.seed})
-	} else if env, err = hostEnv(); err != nil {
+	} else if env, err = hostEnv(failuresTo(stderr)); err != nil {
 		return err
 	}
 	busOf := func(name string) (string, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log"
 	"net/http/httptest"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"periph.io/x/conn/v3/driver"
+	"periph.io/x/conn/v3/driver/driverreg"
 
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
 	"github.com/mark1-perceptron/mark1/drivers/rigdev"
@@ -324,5 +328,31 @@ func TestFrameTimeoutBelowTheShippedWatchdogs(t *testing.T) {
 		if spec.Watchdog > 0 && (timeout >= spec.Watchdog || beat >= spec.Watchdog || beat <= 0) {
 			t.Errorf("%s: watchdog %v, frame timeout %v, heartbeat %v", f, spec.Watchdog, timeout, beat)
 		}
+	}
+}
+
+type fakeDriver string
+
+func (d fakeDriver) String() string          { return string(d) }
+func (d fakeDriver) Prerequisites() []string { return nil }
+func (d fakeDriver) After() []string         { return nil }
+func (d fakeDriver) Init() (bool, error)     { return true, nil }
+
+// The periph host drivers that failed at host.Init are named, one line each.
+func TestHostReport(t *testing.T) {
+	st := &driverreg.State{Loaded: []driver.Impl{fakeDriver("sysfs-i2c"), fakeDriver("bcm2835-gpio")},
+		Failed: []driverreg.DriverFailure{{D: fakeDriver("bcm2835-dma"), Err: errors.New("need more access, try as root")}}}
+	lines := hostReport(st)
+	want := []string{"periph host: driver bcm2835-dma failed: need more access, try as root",
+		"periph host: 2 drivers loaded (sysfs-i2c, bcm2835-gpio), 0 skipped, 1 failed"}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("hostReport:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		failuresTo(&b)("%s", l)
+	}
+	if b.String() != "hwbridge: "+want[0]+"\n" {
+		t.Errorf("failures only: %q", b.String())
 	}
 }

@@ -60,7 +60,7 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 			return nil, nil, usageErr("--noise 0..1 V and --osc-error -0.2..0.2")
 		}
 		sim, env = rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: f.seed, Noise: f.noise, OscillatorError: f.oscErr})
-	} else if env, err = hostEnv(); err != nil {
+	} else if env, err = hostEnv(logger.Printf); err != nil {
 		return nil, nil, err
 	}
 	env.Log = logger.Printf
