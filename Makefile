@@ -5,7 +5,14 @@ STATICCHECK_VERSION := v0.8.2
 FUZZTIME    ?= 20000x
 # Packages whose results must be the same bit for bit on amd64 and arm64, and the tests that
 # prove it (golden digests), run compiled for arm64 under qemu.
-ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen
+ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen ./images/builtin
+# Every test run and check of make test is counted (internal/tools/testtally); its last line
+# says how many passed and failed. Recipes run in bash with pipefail, so a pipe fails with
+# go test.
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+TALLY       = $(GO) run ./internal/tools/testtally
+export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
 	museum-deps museum-test web rig
@@ -24,9 +31,17 @@ demo:
 ## test: formatting, vet, staticcheck, go.mod tidy, no fused multiply-add, import rules, every
 ## test, the concurrent readers under the race detector, the golden digests on arm64, and the
 ## museum's window under Xvfb and browser build in headless Chromium.
-test: museum-deps fmt-check vet staticcheck tidy-check fma-check imports
-	$(GO) test -count=1 ./...
-	$(MAKE) --no-print-directory race arm64 museum-test rig
+test: museum-deps
+	@$(TALLY) reset
+	@for t in fmt-check vet staticcheck tidy-check fma-check imports; do \
+		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
+	done
+	$(GO) test -count=1 -json ./... | $(TALLY) go
+	$(MAKE) --no-print-directory race
+	@for t in arm64 museum-test rig; do \
+		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
+	done
+	@$(TALLY) summary
 
 ## museum-deps: the C compiler and the X and GL headers the window (ebiten) needs to compile:
 ## vet, staticcheck and build compile it.
@@ -76,8 +91,8 @@ imports:
 ## race: the machine's readers on other goroutines, under the race detector (needs cgo).
 race:
 	@bash scripts/need.sh gcc libc6-dev
-	CGO_ENABLED=1 $(GO) test -count=1 -race -run 'Snapshot|Resume|Interrupt|Frames|Commands|Soak|Concurrent|Watchdog|Mirror|Serve|Headless|Loop' \
-		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge
+	CGO_ENABLED=1 $(GO) test -count=1 -race -json -run 'Snapshot|Resume|Interrupt|Frames|Commands|Soak|Concurrent|Watchdog|Mirror|Serve|Headless|Loop|ReadersDoNotWrite' \
+		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge ./retina ./images/builtin | $(TALLY) go
 
 ## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
 arm64:
