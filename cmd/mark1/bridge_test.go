@@ -26,7 +26,7 @@ type fakeRig struct {
 	racks  []*machinetest.Rack
 }
 
-func (f *fakeRig) Info() hwapi.Info     { return f.info }
+func (f *fakeRig) Info() hwapi.Info { return f.info }
 func (f *fakeRig) Status() hwapi.Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -36,9 +36,9 @@ func (f *fakeRig) Status() hwapi.Status {
 	}
 	return st
 }
-func (f *fakeRig) Hold()                {}
-func (f *fakeRig) Park()                {}
-func (f *fakeRig) Resume()              {}
+func (f *fakeRig) Hold()   {}
+func (f *fakeRig) Park()   {}
+func (f *fakeRig) Resume() {}
 func (f *fakeRig) SetWeights(ws []hwapi.Weight) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
