@@ -348,7 +348,7 @@ func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
 		return err
 	})
 	if err != nil {
-		return 0, rr.c.failed(fmt.Errorf("R%d: sum: %w", rr.r, err))
+		return 0, rr.c.failed(fmt.Errorf("rack R%d: sum: %w", rr.r, err))
 	}
 	if rep.Error != "" {
 		return rep.Sum, errors.New("bridge: " + rep.Error)
@@ -376,7 +376,7 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
 		func(b []byte) (err error) { rep, err = DecodeDriveReply(b); return err })
 	if err != nil {
-		return rr.c.failed(fmt.Errorf("R%d: drive: %w", rr.r, err))
+		return rr.c.failed(fmt.Errorf("rack R%d: drive: %w", rr.r, err))
 	}
 	if rr.known {
 		k := 0
@@ -427,11 +427,11 @@ func (rr *RemoteRack) follow() error {
 		}
 		var se *StatusError
 		if errors.As(err, &se) || errors.Is(err, errReply) {
-			return fmt.Errorf("R%d: readings: %w", rr.r, err)
+			return fmt.Errorf("rack R%d: readings: %w", rr.r, err)
 		}
 		if time.Since(start) >= rr.Grace {
 			if err != nil {
-				return fmt.Errorf("R%d: the pots were not read back for %v after a correction: %w", rr.r, rr.Grace, err)
+				return fmt.Errorf("rack R%d: the pots were not read back for %v after a correction: %w", rr.r, rr.Grace, err)
 			}
 			name := fmt.Sprintf("R%d.A%d", rr.r, worst)
 			if worst == rr.n-1 {
@@ -478,7 +478,7 @@ func (rr *RemoteRack) Readings(dst []float64) error {
 	err := rr.read(dst)
 	var se *StatusError
 	if errors.As(err, &se) || errors.Is(err, errReply) {
-		return rr.c.failed(fmt.Errorf("R%d: readings: %w", rr.r, err))
+		return rr.c.failed(fmt.Errorf("rack R%d: readings: %w", rr.r, err))
 	}
 	return err
 }
