@@ -171,4 +171,11 @@ echo "rig-test: a web page tries to drive the bridge from headless Chromium"
 bash scripts/need.sh chromium
 MARK1_BROWSER_TEST=1 go test -count=1 -run '^TestBrowserCannotDriveTheRig$' ./cmd/hwbridge/ >"$tmp/browser.log" 2>&1 ||
 	fail "a web page drove the bridge: $(grep -E 'moved|refused|browser_test' "$tmp/browser.log" | head -5)"
+echo "rig-test: drivers we did not write (npm: pca9685, ads1x15, node-mcp23017) on the simulated chips (installs node, npm and the pinned packages)"
+bash drivers/i2csim/peers/install.sh || fail "installing the independent drivers (drivers/i2csim/peers/install.sh)"
+MARK1_PEER_TEST=1 go test -count=1 -run '^(TestPeer|TestDatasheet)' -v ./drivers/i2csim/peers/ >"$tmp/peers.log" 2>&1 ||
+	fail "the independent drivers disagree with the simulated chips: $(grep -E -- '--- FAIL|_test.go' "$tmp/peers.log" | head -8)"
+grep -q -- "--- PASS: TestPeerPCA9685" "$tmp/peers.log" && grep -q -- "--- PASS: TestPeerADS1x15 " "$tmp/peers.log" &&
+	grep -q -- "--- PASS: TestPeerMCP23017" "$tmp/peers.log" || fail "the independent drivers' tests did not run: $(tail -3 "$tmp/peers.log")"
+echo "rig-test:   $(grep -c -- '--- PASS' "$tmp/peers.log") peer tests passed; $(grep -o 'theirs: channel  1 asked 1500 us.*' "$tmp/peers.log" | head -1)"
 echo "rig-test: ok"

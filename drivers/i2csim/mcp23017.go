@@ -93,3 +93,13 @@ func (m *MCP23017) read(a byte) byte {
 	}
 	return m.reg[a]
 }
+
+// Register returns the raw value of register a (BANK=0 addresses), for tests.
+func (m *MCP23017) Register(a byte) byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a > mcpxLast {
+		return 0
+	}
+	return m.reg[a]
+}
