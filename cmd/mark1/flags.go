@@ -162,16 +162,23 @@ func (mf *machineFlags) givenBuildFlags() []string {
 
 // orderFlag returns the order the command line asks for, or "".
 func (mf *machineFlags) orderFlag() (string, error) {
-	switch {
-	case mf.fs.given("order") && mf.fs.given("shuffle") && mf.order != machine.OrderShuffle:
-		return "", usageErr(fmt.Sprintf("--shuffle and --order %s disagree", mf.order))
-	case mf.fs.given("order"):
+	order, shuffle := mf.fs.given("order"), mf.fs.given("shuffle")
+	if order {
 		switch mf.order {
 		case machine.OrderShuffle, machine.OrderFile, machine.OrderInterleave:
-			return mf.order, nil
+		default:
+			return "", usageErr(fmt.Sprintf("--order %q: want shuffle, file or interleave", mf.order))
 		}
-		return "", usageErr(fmt.Sprintf("--order %q: want shuffle, file or interleave", mf.order))
-	case mf.fs.given("shuffle") && mf.shuffle:
+	}
+	switch {
+	case shuffle && order && mf.shuffle != (mf.order == machine.OrderShuffle):
+		return "", usageErr(fmt.Sprintf("--shuffle=%t and --order %s disagree", mf.shuffle, mf.order))
+	case shuffle && !mf.shuffle && !order:
+		// Not shuffling leaves two orders: say which (it was silently ignored).
+		return "", usageErr("--shuffle=false: name the order instead: --order file (the cards' order) or --order interleave (round-robin over the classes)")
+	case order:
+		return mf.order, nil
+	case shuffle:
 		return machine.OrderShuffle, nil
 	}
 	return "", nil
