@@ -152,3 +152,58 @@ func TestBusFaults(t *testing.T) {
 		t.Errorf("addresses %v", a)
 	}
 }
+
+// TestMCP44x1AddressPointer: the chip keeps the memory address of the last valid command
+// byte, whatever its command, and a read without a command reads there (DS51929A figure 2-4,
+// note 3). The simulator once moved it on read commands only.
+func TestMCP44x1AddressPointer(t *testing.T) {
+	m := NewMCP44x1(NewManualClock(), false, 1)
+	var r [2]byte
+	for _, tc := range []struct {
+		name string
+		w    []byte
+		want [2]byte
+	}{
+		{"read W0", []byte{0x0C}, [2]byte{0, 0x80}},
+		{"write W1", []byte{0x10, 0x42}, [2]byte{0, 0x42}},
+		{"increment W2", []byte{0x64}, [2]byte{0, 0x81}},
+		{"write TCON1", []byte{0xA0, 0x0F}, [2]byte{1, 0x0F}},
+		{"decrement W3", []byte{0x78}, [2]byte{0, 0x7F}},
+	} {
+		if err := m.Tx(tc.w, nil); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if err := m.Tx(nil, r[:]); err != nil || r != tc.want {
+			t.Errorf("after %s, a bare read gives % x (%v), want % x", tc.name, r, err, tc.want)
+		}
+	}
+	// An invalid command (a write to STATUS) leaves the pointer where it was.
+	if err := m.Tx([]byte{0x50, 0x00}, nil); err == nil {
+		t.Error("a write to STATUS was acknowledged")
+	}
+	if _ = m.Tx(nil, r[:]); r != [2]byte{0, 0x7F} {
+		t.Errorf("after a refused command, a bare read gives % x, want W3's 00 7f", r)
+	}
+}
+
+// TestMCP44x1ReservedBits: TCON's D8 is reserved (reads 1 whatever is written); the MCP4451,
+// volatile, has no WiperLock or WP, so its STATUS never shows them.
+func TestMCP44x1ReservedBits(t *testing.T) {
+	m := NewMCP44x1(NewManualClock(), false, 1)
+	if err := m.Tx([]byte{0x40, 0xFF, 0xA0, 0x0F}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if m.TCON(0) != 0x1FF || m.TCON(1) != 0x10F {
+		t.Errorf("TCON %#x %#x after writing D8 = 0, want 0x1ff 0x10f", m.TCON(0), m.TCON(1))
+	}
+	m.SetWiperLock(0, true)
+	m.SetWriteProtect(true)
+	var st [2]byte
+	_ = m.Tx([]byte{0x5C}, st[:])
+	if st != [2]byte{0x01, 0x82} {
+		t.Errorf("MCP4451 STATUS % x with WiperLock and WP asked for, want 01 82", st)
+	}
+	if err := m.Tx([]byte{0x00, 0x10}, nil); err != nil || m.Wiper(0) != 0x10 {
+		t.Errorf("an MCP4451 wiper refused a write (%v): it has no WiperLock", err)
+	}
+}

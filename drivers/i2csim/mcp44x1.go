@@ -7,6 +7,17 @@ import (
 	"time"
 )
 
+// tconPOR is TCON0 and TCON1 at power-up: every terminal connected, every pot out of its
+// hardware shutdown configuration (D7:D0 all 1), D8 reserved (read as 1, see tconReserved).
+const tconPOR = 0x1FF
+
+// tconReserved is TCON's D8. The MCP4461's sheet (DS22265, registers 4-2 and 4-3) marks it
+// reserved; other drivers (ESPHome mcp4461, Klipper and Smoothieware mcp4451) write it 0.
+// The simulated chip ignores what is written there and reads it as 1, as Microchip's sheets
+// of the same generation do with reserved bits ("Reserved: forced to 1", DS22107B register
+// 4-1). That reading of D8 is not checked against a sheet; a driver must not depend on it.
+const tconReserved = 0x100
+
 // MCP44x1 memory map (4-bit addresses of the command byte) and commands.
 const (
 	mcpW0      = 0x0
@@ -89,7 +100,7 @@ func (m *MCP44x1) powerOn() {
 	} else {
 		m.wiper = [4]int{0x80, 0x80, 0x80, 0x80}
 	}
-	m.tcon = [2]int{0x1FF, 0x1FF}
+	m.tcon = [2]int{tconPOR, tconPOR}
 	m.busyTill = time.Time{}
 	m.pending = nil
 	m.readAddr = 0
@@ -103,19 +114,24 @@ func (m *MCP44x1) PowerCycle() {
 	m.powerOn()
 }
 
-// SetWiperLock sets WiperLock on a wiper (a high-voltage command on the real chip): the wiper
-// then refuses every change.
+// SetWiperLock sets WiperLock on a wiper of an MCP4461 (a high-voltage command on the real
+// chip): the wiper then refuses every change. WiperLock is a feature of the non-volatile
+// parts (DS22265, "Features": nonvolatile memory, WiperLock technology): on an MCP4451 it
+// does nothing.
 func (m *MCP44x1) SetWiperLock(w int, locked bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.locked[w] = locked
+	if m.nv && w >= 0 && w < 4 {
+		m.locked[w] = locked
+	}
 }
 
-// SetWriteProtect sets the WP pin: non-volatile writes are refused.
+// SetWriteProtect sets the MCP4461's WP pin: non-volatile writes are refused. The MCP4451 has
+// no WP pin and nothing to protect: on it this does nothing.
 func (m *MCP44x1) SetWriteProtect(wp bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.wp = wp
+	m.wp = wp && m.nv
 }
 
 // Wiper returns volatile wiper w's value (0..256).
@@ -176,8 +192,15 @@ func (m *MCP44x1) settle() {
 	}
 }
 
+// statusReserved are the STATUS bits the MCP4461's sheet fixes at 1 (DS22265 register 4-1:
+// D8, D7 and D1 reserved). The MCP4451 has no WiperLock, WP pin or EEPROM, so its WL, WP and
+// EEWA bits never read 1; for the rest the simulated MCP4451 answers the MCP4461's reserved
+// bits: its own sheet (DS22264) was not at hand to say otherwise, and the driver checks
+// none of its STATUS bits.
+const statusReserved = 0x182
+
 func (m *MCP44x1) status() int {
-	s := 0x182 // D8, D7 and D1 are fixed at 1
+	s := statusReserved
 	if m.wp {
 		s |= 1 << 0
 	}
@@ -227,6 +250,16 @@ func (m *MCP44x1) Tx(w, r []byte) error {
 		if isNV && !m.busyTill.IsZero() {
 			return errNACK
 		}
+		if (cmd == mcpCmdInc || cmd == mcpCmdDec) && (!isWiper || isNV) {
+			return errNACK // only volatile wipers step (DS22265 7.6, 7.7)
+		}
+		if cmd == mcpCmdWr && addr == mcpStatus {
+			return errNACK // STATUS is read-only
+		}
+		// The chip keeps the last memory address of a valid command byte, whatever the
+		// command, and a read without a command byte reads there (DS51929A figure 2-4, note
+		// 3: the device "retains the last Device Memory Address that it has received").
+		m.readAddr = addr
 		switch cmd {
 		case mcpCmdWr:
 			if len(w) < 2 {
@@ -248,15 +281,15 @@ func (m *MCP44x1) Tx(w, r []byte) error {
 			case isWiper:
 				m.wiper[wi] = min(v, mcpFull)
 			case addr == mcpTCON0:
-				m.tcon[0] = v & 0x1FF
+				m.tcon[0] = v&0xFF | tconReserved
 			case addr == mcpTCON1:
-				m.tcon[1] = v & 0x1FF
+				m.tcon[1] = v&0xFF | tconReserved
 			default:
 				return errNACK // STATUS is read-only
 			}
 		case mcpCmdInc, mcpCmdDec:
-			if !isWiper || isNV || m.locked[wi] {
-				return errNACK // only volatile wipers step
+			if m.locked[wi] {
+				return errNACK
 			}
 			w = w[1:]
 			if cmd == mcpCmdInc {
@@ -266,7 +299,6 @@ func (m *MCP44x1) Tx(w, r []byte) error {
 			}
 		case mcpCmdRead:
 			w = w[1:]
-			m.readAddr = addr
 		}
 	}
 	if len(r) > 0 {

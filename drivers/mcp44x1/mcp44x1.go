@@ -56,12 +56,16 @@ const (
 	ShutdownHW = 1 << 3 // clear RxHW: the pot's hardware shutdown configuration
 )
 
-// STATUS bits.
+// STATUS bits of the MCP4461 (DS22265 register 4-1).
 const (
-	statusFixed = 0x182 // D8, D7 and D1, fixed at 1
+	statusFixed = 0x182 // D8, D7 and D1: reserved, read as 1
 	statusWP    = 1 << 0
 	statusEEWA  = 1 << 4
 )
+
+// tconTerminals are TCON's terminal bits, D7:D0; D8 is reserved (DS22265 registers 4-2 and
+// 4-3): written 0, as other drivers do, and never compared.
+const tconTerminals = 0xFF
 
 var statusWL = [4]int{1 << 2, 1 << 3, 1 << 5, 1 << 6}
 
@@ -104,6 +108,11 @@ type Dev struct {
 	opts Opts
 	tcon [2]uint16
 
+	// io is held across each exchange with the chip: a read is a command and then, in
+	// another transaction, the data, and any command of another goroutine in between would
+	// move the chip's address pointer (the data would be another register's).
+	io sync.Mutex
+
 	mu     sync.Mutex
 	known  [4]int // each wiper's value as last written or read, -1 when unknown
 	nv     [4]int // the MCP4461's stored wiper values, -1 when unknown
@@ -111,8 +120,9 @@ type Dev struct {
 	nvBusy bool // an EEPROM write may be under way
 }
 
-// New checks the chip at opts.Addr (its STATUS register's fixed bits), sets its terminals
-// (TCON, volatile) and reads its wipers. It changes no wiper.
+// New checks the chip at opts.Addr (an MCP4461's STATUS register's fixed bits; an MCP4451
+// only answers), sets its terminals (TCON, volatile) and reads its wipers. It changes no
+// wiper.
 func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	o := Opts{}
 	if opts != nil {
@@ -148,12 +158,14 @@ func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	}
 	d := &Dev{c: i2c.Dev{Bus: bus, Addr: o.Addr}, opts: o}
 	for i := range 2 {
-		d.tcon[i] = uint16(0x1FF &^ (o.Disconnect[2*i] | o.Disconnect[2*i+1]<<4))
+		d.tcon[i] = uint16(tconTerminals &^ (o.Disconnect[2*i] | o.Disconnect[2*i+1]<<4))
 	}
 	d.known = [4]int{-1, -1, -1, -1}
 	d.nv = [4]int{-1, -1, -1, -1}
-	if _, err := d.Status(); err != nil {
-		return nil, err
+	if o.Variant == MCP4461 {
+		if _, err := d.Status(); err != nil {
+			return nil, err
+		}
 	}
 	if err := d.setTCON(); err != nil {
 		return nil, err
@@ -192,6 +204,8 @@ func (d *Dev) errorf(format string, a ...any) error {
 func (d *Dev) read(reg byte) (uint16, error) {
 	var b [2]byte
 	cmd := []byte{reg<<4 | cmdRead}
+	d.io.Lock()
+	defer d.io.Unlock()
 	if d.opts.RepeatedStart {
 		if err := d.c.Tx(cmd, b[:]); err != nil {
 			return 0, err
@@ -212,29 +226,35 @@ func writeCmd(reg byte, v int) [2]byte {
 	return [2]byte{reg<<4 | cmdWrite | byte(v>>8)&3, byte(v)}
 }
 
-// Status reads the STATUS register and checks its fixed bits.
+// Status reads the STATUS register and, on an MCP4461, checks its fixed bits and decodes
+// WiperLock, WP and EEWA. On an MCP4451 it returns the raw value only: the volatile part has
+// none of those, and this driver does not rely on its sheet's reserved bits (DS22264 was not
+// at hand when the MCP4461's pattern was found to be assumed for it).
 func (d *Dev) Status() (Status, error) {
 	v, err := d.read(regStatus)
 	if err != nil {
 		return Status{}, d.errorf("reading STATUS: %w", err)
 	}
+	if d.opts.Variant != MCP4461 {
+		return Status{Raw: v}, nil
+	}
 	if v&statusFixed != statusFixed {
 		return Status{Raw: v}, d.errorf("STATUS reads 0x%03x, whose fixed bits D8, D7 and D1 are not all 1: not an MCP44x1, or the bus is unreliable", v)
 	}
 	s := Status{Raw: v}
-	if d.opts.Variant == MCP4461 {
-		for w := range 4 {
-			s.WiperLock[w] = int(v)&statusWL[w] != 0
-		}
-		s.WriteProtect = v&statusWP != 0
-		s.EEPROMWriting = v&statusEEWA != 0
+	for w := range 4 {
+		s.WiperLock[w] = int(v)&statusWL[w] != 0
 	}
+	s.WriteProtect = v&statusWP != 0
+	s.EEPROMWriting = v&statusEEWA != 0
 	return s, nil
 }
 
 func (d *Dev) setTCON() error {
 	c0 := writeCmd(regTCON0, int(d.tcon[0]))
 	c1 := writeCmd(regTCON1, int(d.tcon[1]))
+	d.io.Lock()
+	defer d.io.Unlock()
 	if err := d.c.Tx([]byte{c0[0], c0[1], c1[0], c1[1]}, nil); err != nil {
 		return d.errorf("writing TCON: %w", err)
 	}
@@ -287,7 +307,10 @@ func (d *Dev) step(w int, cmd byte) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.c.Tx([]byte{wiperReg[w]<<4 | cmd}, nil); err != nil {
+	d.io.Lock()
+	err := d.c.Tx([]byte{wiperReg[w]<<4 | cmd}, nil)
+	d.io.Unlock()
+	if err != nil {
 		d.known[w] = -1
 		return d.errorf("stepping wiper %d: %w", w, err)
 	}
@@ -315,7 +338,10 @@ func (d *Dev) SetWipers(vals [4]int, mask int) error {
 	if err != nil || len(b) == 0 {
 		return err
 	}
-	if err := d.c.Tx(b, nil); err != nil {
+	d.io.Lock()
+	err = d.c.Tx(b, nil)
+	d.io.Unlock()
+	if err != nil {
 		for w := range 4 {
 			if mask&(1<<w) != 0 {
 				d.known[w] = -1
@@ -363,7 +389,8 @@ func (d *Dev) Known() [4]int {
 	return d.known
 }
 
-// TCON returns the TCON values New writes (TCON0, TCON1).
+// TCON returns the TCON values New writes (TCON0, TCON1): the terminal bits D7:D0, D8 (reserved)
+// 0.
 func (d *Dev) TCON() [2]uint16 { return d.tcon }
 
 // Check reads TCON and the wipers and tells whether the chip lost power since it was last
@@ -377,7 +404,7 @@ func (d *Dev) Check() (restored bool, err error) {
 		if err != nil {
 			return false, d.errorf("reading TCON%d: %w", i, err)
 		}
-		lost = lost || v != d.tcon[i]
+		lost = lost || v&tconTerminals != d.tcon[i]
 	}
 	d.mu.Lock()
 	want := d.known
@@ -495,7 +522,10 @@ func (d *Dev) SaveNV(force bool) (saved []int, err error) {
 			return saved, d.errorf("wiper %d is locked (WiperLock): not saved", w)
 		}
 		c := writeCmd(nvReg[w], k)
-		if err := d.c.Tx(c[:], nil); err != nil {
+		d.io.Lock()
+		err = d.c.Tx(c[:], nil)
+		d.io.Unlock()
+		if err != nil {
 			return saved, d.errorf("saving wiper %d: %w", w, err)
 		}
 		d.mu.Lock()

@@ -1,6 +1,7 @@
 package mcp44x1
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,20 +13,22 @@ import (
 
 const addr = 0x2C
 
-// initOps is what New sends to an MCP4451 at 0x2C whose wipers stand at mid-scale: the STATUS
-// read (command 0x5C, then two bytes with a STOP between), TCON0 and TCON1 in one transaction
-// of two 16-bit writes, and the four wiper reads (00h, 01h, 06h, 07h).
+// initOps is what New sends to an MCP4451 at 0x2C whose wipers stand at mid-scale: TCON0 and
+// TCON1 in one transaction of two 16-bit writes (terminal bits D7:D0 all 1, the reserved D8
+// 0), and the four wiper reads (00h, 01h, 06h, 07h: the command, then two bytes with a STOP
+// between). An MCP4461's New reads STATUS first (statusOps).
 func initOps() []i2ctest.IO {
 	return []i2ctest.IO{
-		{Addr: addr, W: []byte{0x5C}},
-		{Addr: addr, R: []byte{0x01, 0x82}},
-		{Addr: addr, W: []byte{0x41, 0xFF, 0xA1, 0xFF}},
+		{Addr: addr, W: []byte{0x40, 0xFF, 0xA0, 0xFF}},
 		{Addr: addr, W: []byte{0x0C}}, {Addr: addr, R: []byte{0x00, 0x80}},
 		{Addr: addr, W: []byte{0x1C}}, {Addr: addr, R: []byte{0x00, 0x80}},
 		{Addr: addr, W: []byte{0x6C}}, {Addr: addr, R: []byte{0x00, 0x80}},
 		{Addr: addr, W: []byte{0x7C}}, {Addr: addr, R: []byte{0x00, 0x80}},
 	}
 }
+
+// statusOps is an MCP4461's STATUS read (command 0x5C), its fixed bits D8, D7, D1 set.
+var statusOps = []i2ctest.IO{{Addr: addr, W: []byte{0x5C}}, {Addr: addr, R: []byte{0x01, 0x82}}}
 
 func playback(t *testing.T, ops []i2ctest.IO) *i2ctest.Playback {
 	t.Helper()
@@ -72,13 +75,13 @@ func TestGolden(t *testing.T) {
 			ops := initOps()
 			switch {
 			case tc.opts.RepeatedStart:
-				ops = []i2ctest.IO{{Addr: addr, W: []byte{0x5C}, R: []byte{0x01, 0x82}}, ops[2]}
+				ops = ops[:1]
 				for _, c := range []byte{0x0C, 0x1C, 0x6C, 0x7C} {
 					ops = append(ops, i2ctest.IO{Addr: addr, W: []byte{c}, R: []byte{0, 0x80}})
 				}
 			case tc.opts.Disconnect != [4]int{}:
-				// TCON0 = 0x1FF without R0A (bit 2); TCON1 = 0x1FF without R3HW and R3W (bits 7, 5).
-				ops[2] = i2ctest.IO{Addr: addr, W: []byte{0x41, 0xFB, 0xA1, 0x5F}}
+				// TCON0 = 0xFF without R0A (bit 2); TCON1 = 0xFF without R3HW and R3W (bits 7, 5).
+				ops[0] = i2ctest.IO{Addr: addr, W: []byte{0x40, 0xFB, 0xA0, 0x5F}}
 			}
 			ops = append(ops, tc.ops...)
 			p := playback(t, ops)
@@ -96,7 +99,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestMCP4461ReadsNonVolatileWipers(t *testing.T) {
-	ops := initOps()
+	ops := append(append([]i2ctest.IO{}, statusOps...), initOps()...)
 	for _, c := range []byte{0x2C, 0x3C, 0x8C, 0x9C} {
 		ops = append(ops, i2ctest.IO{Addr: addr, W: []byte{c}}, i2ctest.IO{Addr: addr, R: []byte{0, 0x80}})
 	}
@@ -122,7 +125,7 @@ func TestNewRefuses(t *testing.T) {
 		{Opts{Variant: 7}, nil, "unknown variant"},
 		{Opts{Disconnect: [4]int{0x10}}, nil, "terminal bits"},
 		// A chip that reads all zeros (SDA stuck low, or another chip) fails the fixed bits.
-		{Opts{}, []i2ctest.IO{{Addr: addr, W: []byte{0x5C}}, {Addr: addr, R: []byte{0, 0}}}, "fixed bits"},
+		{Opts{Variant: MCP4461}, []i2ctest.IO{{Addr: addr, W: []byte{0x5C}}, {Addr: addr, R: []byte{0, 0}}}, "fixed bits"},
 	} {
 		p := playback(t, tc.ops)
 		_, err := New(p, &tc.opts)
@@ -207,7 +210,7 @@ func TestCheckRestoresAfterPowerLoss(t *testing.T) {
 	if err != nil || !restored {
 		t.Fatalf("Check after power loss = %v, %v", restored, err)
 	}
-	if chip.TCON(1) != int(d.TCON()[1]) || chip.TCON(1) == 0x1FF {
+	if chip.TCON(1)&0xFF != int(d.TCON()[1]) || chip.TCON(1) == 0x1FF {
 		t.Errorf("TCON1 = %#x, want %#x", chip.TCON(1), d.TCON()[1])
 	}
 	for w, want := range []int{10, 20, 30, 40} {
@@ -298,5 +301,143 @@ func TestFaultsLoseNothing(t *testing.T) {
 	}
 	if got := bus.Stats().Bytes - before; got != 3 || chip.Wiper(0) != 129 {
 		t.Errorf("retry: %d bytes, wiper %d; want a 3-byte full write to 129", got, chip.Wiper(0))
+	}
+}
+
+// chipWith wraps a simulated chip: hook sees every transaction first and may answer it.
+type chipWith struct {
+	*i2csim.MCP44x1
+	hook func(w, r []byte) (handled bool, err error)
+}
+
+func (c *chipWith) Tx(w, r []byte) error {
+	if ok, err := c.hook(w, r); ok {
+		return err
+	}
+	return c.MCP44x1.Tx(w, r)
+}
+
+// TestMCP4451STATUSNotAssumed: the driver once refused an MCP4451 whose STATUS did not show
+// the MCP4461's fixed bits (0x182); the volatile part's sheet is not the MCP4461's, and New
+// must not depend on what an MCP4451's STATUS reads, or on its answering at 05h at all.
+func TestMCP4451STATUSNotAssumed(t *testing.T) {
+	for _, name := range []string{"STATUS reads 0", "05h not acknowledged"} {
+		t.Run(name, func(t *testing.T) {
+			clk := i2csim.NewManualClock()
+			bus := i2csim.NewBus("1", clk, 1)
+			chip := i2csim.NewMCP44x1(clk, false, 1)
+			zero := false // the last command was a read of STATUS
+			hook := func(w, r []byte) (bool, error) {
+				if len(w) > 0 && w[0]>>4 == 5 && name == "05h not acknowledged" {
+					return true, errors.New("NACK")
+				}
+				if len(w) == 0 && zero {
+					zero = false
+					clear(r)
+					return true, nil
+				}
+				zero = len(w) == 1 && w[0] == 0x5C
+				return false, nil
+			}
+			if err := bus.Attach(addr, &chipWith{chip, hook}); err != nil {
+				t.Fatal(err)
+			}
+			d, err := New(bus, nil)
+			if err != nil {
+				t.Fatalf("New(MCP4451): %v", err)
+			}
+			if err := d.SetWiper(0, 42); err != nil || chip.Wiper(0) != 42 {
+				t.Errorf("SetWiper: %v, wiper %d", err, chip.Wiper(0))
+			}
+		})
+	}
+}
+
+// TestTCONReservedBit: TCON's D8 is reserved. The driver once wrote it 1 and compared all nine
+// bits in Check, so on a chip reading D8 as 0 every Check found "lost power" and wrote the
+// chip again. Now it writes D8 0 (as ESPHome, Klipper and Smoothieware do) and compares the
+// terminal bits only, whatever D8 reads.
+func TestTCONReservedBit(t *testing.T) {
+	for _, d8 := range []byte{0, 1} {
+		clk := i2csim.NewManualClock()
+		bus := i2csim.NewBus("1", clk, 1)
+		chip := i2csim.NewMCP44x1(clk, false, 1)
+		var last byte
+		hook := func(w, r []byte) (bool, error) {
+			if len(w) > 0 {
+				last = w[len(w)-1]
+				if len(w) == 1 {
+					last = w[0]
+				}
+			}
+			if len(w) == 0 && len(r) == 2 && (last == 0x4C || last == 0xAC) {
+				if err := chip.Tx(nil, r); err != nil {
+					return true, err
+				}
+				r[0] = r[0]&^1 | d8
+				return true, nil
+			}
+			return false, nil
+		}
+		if err := bus.Attach(addr, &chipWith{chip, hook}); err != nil {
+			t.Fatal(err)
+		}
+		d, err := New(bus, &Opts{Disconnect: [4]int{0, TerminalA, 0, 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.TCON()[0]&0x100 != 0 || d.TCON()[1]&0x100 != 0 {
+			t.Errorf("TCON written with D8 set: %#x", d.TCON())
+		}
+		n := bus.Stats().Transactions
+		if restored, err := d.Check(); err != nil || restored {
+			t.Errorf("D8 reads %d: Check on a healthy chip = %v, %v", d8, restored, err)
+		}
+		// Check reads TCON0, TCON1 and four wipers (two transactions each), and writes nothing.
+		if got := bus.Stats().Transactions - n; got != 12 {
+			t.Errorf("D8 reads %d: Check made %d transactions, want 12", d8, got)
+		}
+	}
+}
+
+// TestReadIsOneExchange: a read is a command and then, in another transaction, the data. A
+// command of another goroutine in between moves the chip's address pointer, and the read gets
+// another register's value. The driver once made the two transactions without holding
+// anything: here another goroutine writes wiper 1 right after the read command of wiper 0.
+func TestReadIsOneExchange(t *testing.T) {
+	clk := i2csim.NewManualClock()
+	bus := i2csim.NewBus("1", clk, 1)
+	chip := i2csim.NewMCP44x1(clk, false, 1)
+	var d *Dev
+	armed := false
+	done := make(chan error, 1)
+	hook := func(w, r []byte) (bool, error) {
+		if armed && len(w) == 1 && w[0] == 0x0C && len(r) == 0 {
+			armed = false
+			go func() { done <- d.SetWiper(1, 7) }()
+			time.Sleep(50 * time.Millisecond) // time for the other goroutine to reach the chip
+		}
+		return false, nil
+	}
+	if err := bus.Attach(addr, &chipWith{chip, hook}); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if d, err = New(bus, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetWiper(0, 200); err != nil {
+		t.Fatal(err)
+	}
+	armed = true
+	v, err := d.Wiper(0)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || v != 200 {
+		t.Errorf("Wiper(0) = %d, %v while another goroutine wrote wiper 1; want 200", v, err)
+	}
+	if chip.Wiper(1) != 7 {
+		t.Errorf("wiper 1 = %d, want 7", chip.Wiper(1))
 	}
 }
