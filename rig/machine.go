@@ -2,6 +2,7 @@ package rig
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -41,10 +42,16 @@ func (rg *Rig) MachineConfig() (machine.Config, error) {
 		cfg.Wiring = m.Wiring
 	default:
 		path := m.Wiring
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(filepath.Dir(rg.File), path)
+		var f fs.File
+		var err error
+		if rg.fsys != nil {
+			f, err = rg.fsys.Open(path)
+		} else {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(filepath.Dir(rg.File), path)
+			}
+			f, err = os.Open(path)
 		}
-		f, err := os.Open(path)
 		if err != nil {
 			return cfg, at("wiring: %v", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"slices"
@@ -46,6 +47,7 @@ const (
 type Rig struct {
 	File           string
 	Mode           string        // ModeMirror or ModeLoop
+	fsys           fs.FS         // where a built-in rig's wiring file is; nil: beside File
 	UpdateHz       float64       // frames per second sent to the hardware
 	Watchdog       time.Duration // motion stops when the controlling client is silent this long (0: never)
 	OnWatchdog     string        // Hold or Park

@@ -160,3 +160,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The built-in rigs are the simulated rigs of testdata (links to the same files), and a
+// built-in loop rig finds its wiring file among them.
+func TestBuiltin(t *testing.T) {
+	if got := strings.Join(Builtins(), ","); got != "loop,mirror" {
+		t.Errorf("Builtins() = %s", got)
+	}
+	for name, file := range map[string]string{"loop": "../testdata/rig/sim-loop.toml", "mirror": "../testdata/rig/sim-mirror.toml"} {
+		b, err := Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.File != "builtin:"+name || b.Summary() != f.Summary() || len(b.Pots) != len(f.Pots) {
+			t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
+		}
+	}
+	b, _ := Builtin("loop")
+	cfg, err := b.MachineConfig()
+	if err != nil || cfg.Board == nil || cfg.Board.Len() != 15 {
+		t.Fatalf("builtin:loop's machine: %v (board %v)", err, cfg.Board)
+	}
+	for _, bad := range []string{"nope", "../rig", "loop.toml", ""} {
+		if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no such built-in rig (there are loop, mirror)") {
+			t.Errorf("Builtin(%q) = %v", bad, err)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 	} else {
 		*pos = math.NaN()
 	}
-	spec, err := rig.ReadFile(rf.rig)
+	spec, err := readRig(rf.rig)
 	if err != nil {
 		return err
 	}

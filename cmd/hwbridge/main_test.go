@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log"
 	"net/http/httptest"
 	"os"
@@ -106,7 +107,8 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{[]string{"bogus"}, 2, "unknown command \"bogus\""},
 		{[]string{"--rig"}, 2, "flag needs an argument"},
-		{[]string{}, 2, "--rig FILE is required"},
+		{[]string{}, 2, "--rig FILE is required (or --simulate, which runs the built-in loop rig)"},
+		{[]string{"check", "--rig", "builtin:nope"}, 1, "builtin:nope: no such built-in rig (there are loop, mirror)"},
 		{[]string{"--rig", "../../testdata/rig/sim-loop.toml", "--simulate", "--listen", "0.0.0.0:0"}, 2, "0.0.0.0 is not loopback: give --token-file FILE"},
 		{[]string{"check", "--rig", "../../testdata/rig/nothing.toml"}, 1, "no such file"},
 		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R9.A1", "--us", "1500"}, 2, "the rig has no pot showing that weight"},
@@ -354,5 +356,30 @@ func TestHostReport(t *testing.T) {
 	}
 	if b.String() != "hwbridge: "+want[0]+"\n" {
 		t.Errorf("failures only: %q", b.String())
+	}
+}
+
+// hwbridge serve --simulate with no --rig runs the built-in loop rig: an installed hwbridge
+// needs no rig file to be tried.
+func TestSimulateWithoutRig(t *testing.T) {
+	var logs bytes.Buffer
+	rf := rigFlags{simulate: true, seed: 2, noise: 0.5e-3}
+	hw, sim, err := rf.open(log.New(&logs, "", 0), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hw.Rig().File != "builtin:loop" || sim == nil || !strings.Contains(logs.String(), "no --rig: simulating the built-in rig builtin:loop (the others: builtin:mirror)") {
+		t.Errorf("rig %s, log %q", hw.Rig().File, logs.String())
+	}
+	b, err := newBackend(hw, sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.info.Rig != "builtin:loop" || b.info.Machine == nil || b.info.Machine.AUnits != 15 || !strings.HasPrefix(b.info.Machine.Board, "# mark1 wiring") {
+		t.Errorf("info %+v", b.info)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "--rig", "builtin:mirror"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "builtin:mirror: mirror rig, 24 pots") {
+		t.Errorf("check builtin:mirror: %d %q %q", code, out.String(), errb.String())
 	}
 }

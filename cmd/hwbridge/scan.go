@@ -24,7 +24,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) error {
 		if *rigFile == "" {
 			return usageErr("--simulate needs --rig FILE")
 		}
-		spec, err := rig.ReadFile(*rigFile)
+		spec, err := readRig(*rigFile)
 		if err != nil {
 			return err
 		}

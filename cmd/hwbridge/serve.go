@@ -36,7 +36,7 @@ type rigFlags struct {
 }
 
 func (f *rigFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.rig, "rig", "", "the rig FILE (TOML; testdata/rig/example.toml shows every key)")
+	fs.StringVar(&f.rig, "rig", "", "the rig FILE (TOML; testdata/rig/example.toml shows every key), or builtin:loop or builtin:mirror\n(with --simulate and no --rig: builtin:loop)")
 	fs.BoolVar(&f.simulate, "simulate", false, "run on simulated chips (PCA9685, MCP44x1, ADS1115, MCP23017 modelled from their datasheets): any machine")
 	fs.BoolVar(&f.trace, "trace", false, "print every bus transaction on standard error")
 	fs.Uint64Var(&f.seed, "seed", 1, "with --simulate: the seed of the simulated chips' noise and nonlinearity")
@@ -47,9 +47,19 @@ func (f *rigFlags) register(fs *flag.FlagSet) {
 // open reads the rig file and opens its hardware (or its simulation).
 func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware, *rigdev.Sim, error) {
 	if f.rig == "" {
-		return nil, nil, usageErr("--rig FILE is required")
+		if !f.simulate {
+			return nil, nil, usageErr("--rig FILE is required (or --simulate, which runs the built-in loop rig)")
+		}
+		f.rig = rig.BuiltinPrefix + "loop"
+		var others []string
+		for _, n := range rig.Builtins() {
+			if rig.BuiltinPrefix+n != f.rig {
+				others = append(others, rig.BuiltinPrefix+n)
+			}
+		}
+		logger.Printf("no --rig: simulating the built-in rig %s (the others: %s)", f.rig, strings.Join(others, ", "))
 	}
-	spec, err := rig.ReadFile(f.rig)
+	spec, err := readRig(f.rig)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,6 +82,14 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 		return nil, nil, err
 	}
 	return hw, sim, nil
+}
+
+// readRig reads a rig file, or a built-in rig ("builtin:loop").
+func readRig(name string) (*rig.Rig, error) {
+	if b, ok := strings.CutPrefix(name, rig.BuiltinPrefix); ok {
+		return rig.Builtin(b)
+	}
+	return rig.ReadFile(name)
 }
 
 // readToken reads a token file: one line, at least 16 characters, readable by its owner only.
@@ -442,14 +460,14 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("check", "--rig FILE", stdout)
-	file := fs.String("rig", "", "the rig FILE")
+	file := fs.String("rig", "", "the rig FILE, or builtin:NAME")
 	if err := parse(args); err != nil {
 		return err
 	}
 	if *file == "" {
 		return usageErr("--rig FILE is required")
 	}
-	spec, err := rig.ReadFile(*file)
+	spec, err := readRig(*file)
 	if err != nil {
 		return err
 	}
