@@ -107,10 +107,12 @@ func (m *MCP44x1) powerOn() {
 }
 
 // PowerCycle makes the chip lose power and come back: volatile wipers to their power-up
-// values, TCON to all terminals connected, an EEPROM write under way lost.
+// values, TCON to all terminals connected, an EEPROM write still under way lost (one whose
+// t_WC has passed is stored, and the wiper comes back from it).
 func (m *MCP44x1) PowerCycle() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.settle()
 	m.powerOn()
 }
 

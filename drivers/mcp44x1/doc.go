@@ -21,10 +21,18 @@
 //
 // Register map: wipers 0-3 at 00h, 01h, 06h, 07h; non-volatile wipers at 02h, 03h, 08h, 09h
 // (MCP4461 only); TCON0 (terminals of pots 0 and 1) at 04h and TCON1 (pots 2 and 3) at 0Ah;
-// STATUS at 05h, whose bits D8, D7 and D1 are fixed at 1: New checks them to know the chip is
-// there and sane. TCON is volatile and comes back "all terminals connected" at power-up while
-// the MCP4461's wipers come back from EEPROM, so New always writes TCON, and Check finds a
-// chip that lost power (TCON or wipers not as written) so that the caller restores it.
+// STATUS at 05h. On the MCP4461 STATUS bits D8, D7 and D1 are reserved and read 1 (DS22265
+// register 4-1): New checks them to know the chip is there and sane. The MCP4451 is a
+// different sheet (DS22264) with no WiperLock, WP or EEPROM: New does not read its STATUS.
+// TCON's D8 is reserved: written 0 (as ESPHome, Klipper and Smoothieware write it) and never
+// compared. TCON is volatile and comes back "all terminals connected" at power-up while the
+// MCP4461's wipers come back from EEPROM, so New always writes TCON, and Check finds a chip
+// that lost power (TCON's terminal bits or wipers not as written) so that the caller
+// restores it. A read (command, then data in another transaction) holds the Dev's lock
+// throughout: any command in between would move the chip's address pointer.
+//
+// datasheet_test.go holds the sheets' tables, typed from the sheets and other projects'
+// drivers with their sources, and checks this package and the simulator against them.
 //
 // The 7-bit addresses are 0x2C-0x2F (pins A1 A0); the 8-bit forms 0x58-0x5F that some
 // firmware uses are refused with a hint.
