@@ -207,3 +207,35 @@ func TestMCP44x1ReservedBits(t *testing.T) {
 		t.Errorf("an MCP4451 wiper refused a write (%v): it has no WiperLock", err)
 	}
 }
+
+// TestMCP23017FloatAndReset: an input without pull-up and with nothing on it reads anything;
+// a reset puts every register back to its power-on value (IODIR FFh, the rest 00h), so
+// pulled-up buttons float and lamps go dark.
+func TestMCP23017FloatAndReset(t *testing.T) {
+	m := NewMCP23017()
+	// GPA0 pulled up, GPA1 floating, GPA2 grounded; GPB0 an output driven high.
+	for _, w := range [][]byte{{0x0C, 0x01}, {0x01, 0xFE}, {0x15, 0x01}} {
+		if err := m.Tx(w, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Ground(0, 2, true)
+	var highs [3]int
+	for range 64 {
+		var r [1]byte
+		_ = m.Tx([]byte{0x12}, r[:])
+		for pin := range 3 {
+			highs[pin] += int(r[0] >> pin & 1)
+		}
+	}
+	if highs[0] != 64 || highs[2] != 0 || highs[1] < 8 || highs[1] > 56 {
+		t.Errorf("high in 64 reads: pulled-up %d, floating %d, grounded %d; want 64, some, 0", highs[0], highs[1], highs[2])
+	}
+	if m.Outputs(1) != 0x01 {
+		t.Fatalf("GPB0 not driven: %08b", m.Outputs(1))
+	}
+	m.Reset()
+	if m.Register(0x00) != 0xFF || m.Register(0x01) != 0xFF || m.Register(0x0C) != 0 || m.Register(0x15) != 0 || m.Outputs(1) != 0 {
+		t.Errorf("after reset: IODIRA %02x IODIRB %02x GPPUA %02x OLATB %02x, lamps %08b", m.Register(0x00), m.Register(0x01), m.Register(0x0C), m.Register(0x15), m.Outputs(1))
+	}
+}

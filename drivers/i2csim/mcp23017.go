@@ -1,6 +1,9 @@
 package i2csim
 
-import "sync"
+import (
+	"math/rand/v2"
+	"sync"
+)
 
 // MCP23017 registers in BANK=0 order: A and B side by side.
 const (
@@ -14,19 +17,40 @@ const (
 
 // MCP23017 is a simulated MCP23017 I/O expander (BANK=0, sequential addressing on). Inputs
 // are pins a test connects to ground (a pressed button) or leaves open; outputs drive lamps.
-// It is safe for concurrent use.
+// An input left open without its pull-up floats: each read of it gives a level drawn at
+// random, as a CMOS input with nothing on it does. It is safe for concurrent use.
 type MCP23017 struct {
 	mu      sync.Mutex
 	reg     [mcpxLast + 1]byte
 	ptr     byte
 	grounds [2]byte // pins held low from outside
+	rng     *rand.Rand
+	resets  int
 }
 
 // NewMCP23017 returns an expander at power-up: every pin an input, no pull-ups.
 func NewMCP23017() *MCP23017 {
-	m := &MCP23017{}
-	m.reg[mcpxIODIR], m.reg[mcpxIODIR+1] = 0xFF, 0xFF
+	m := &MCP23017{rng: rand.New(rand.NewPCG(23017, 1))}
+	m.powerOn()
 	return m
+}
+
+// powerOn sets the registers to their power-on reset values (datasheet table 3-3: IODIR
+// FFh, every other register 00h).
+func (m *MCP23017) powerOn() {
+	m.reg = [mcpxLast + 1]byte{}
+	m.reg[mcpxIODIR], m.reg[mcpxIODIR+1] = 0xFF, 0xFF
+	m.ptr = 0
+}
+
+// Reset pulls the chip's RESET pin low (or its supply drops) and lets it go: every register
+// back to its power-on value, so every pin an input without pull-up (buttons float, lamps go
+// dark) until a driver sets the chip up again.
+func (m *MCP23017) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.powerOn()
+	m.resets++
 }
 
 // Ground connects pin (0..7) of port (0: A, 1: B) to ground, or releases it.
@@ -86,9 +110,11 @@ func (m *MCP23017) read(a byte) byte {
 	if a == mcpxGPIO || a == mcpxGPIO+1 {
 		port := a - mcpxGPIO
 		dir := m.reg[mcpxIODIR+port]
-		// An input reads low when grounded, high when pulled up, and (modelled) high when left
-		// floating; an output reads its latch.
-		in := ^m.grounds[port] ^ m.reg[mcpxIPOL+port]
+		// An input reads low when grounded, high when pulled up, anything when left floating;
+		// an output reads its latch.
+		floating := ^m.grounds[port] &^ m.reg[mcpxGPPU+port]
+		level := ^m.grounds[port]&^floating | byte(m.rng.Uint32())&floating
+		in := level ^ m.reg[mcpxIPOL+port]
 		return in&dir | m.reg[mcpxOLAT+port]&^dir
 	}
 	return m.reg[a]

@@ -15,6 +15,13 @@
 //
 // Lamps are written only when one changes, each source in one transaction.
 //
+// An MCP23017 shared by buttons and lamps is an Expander: a reset of the chip (its RESET pin,
+// a brown-out) makes every pin an input without pull-up, and periph's mcp23xxx, which caches
+// IODIR, GPPU and OLAT and skips writes equal to its cache, would leave it so (buttons
+// floating, lamps dark). The Expander checks the chip's set-up when its inputs change, every
+// few reads and before a lamp write, and sets it up again (ExpanderInputs and ExpanderLamps
+// are the bare periph pins, without that).
+//
 // # Datasheets
 //
 // MCP23017: https://www.microchip.com/en-us/product/MCP23017 (IODIR, GPPU, GPIO, OLAT).

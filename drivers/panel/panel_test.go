@@ -140,3 +140,81 @@ func TestNewRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestExpanderReset: the expander is reset (its RESET pin, a brown-out): every pin becomes an
+// input without pull-up, so the buttons float and the lamps go dark. periph's mcp23xxx caches
+// IODIR, GPPU and OLAT and skips writes equal to its cache, so nothing used to set the chip up
+// again. The Expander finds it within CheckEvery polls and sets it up again, lamps included.
+func TestExpanderReset(t *testing.T) {
+	bus := i2csim.NewBus("1", nil, 1)
+	chip := i2csim.NewMCP23017()
+	if err := bus.Attach(0x20, chip); err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewExpander(bus, 0x20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := e.Inputs(0, []int{0, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.Lamps(1, []int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New([]Source{in}, []Input{{"train", 0, 0}, {"test", 0, 1}, {"stop", 0, 2}, {"force0", 0, 3}},
+		[]Sink{out}, []Lamp{{"r0", 0, 0}, {"fault", 0, 1}}, &Opts{Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetLamp("r0", true)
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if chip.Outputs(1) != 0b01 || e.Resets() != 0 {
+		t.Fatalf("lamps %02b, resets %d before the reset", chip.Outputs(1), e.Resets())
+	}
+	t0 := time.Date(1958, 7, 8, 0, 0, 0, 0, time.UTC)
+	chip.Reset()
+	var spurious []Event
+	for i := range 3 * DefaultCheckEvery {
+		ev, err := p.Poll(t0.Add(time.Duration(i) * 10 * time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spurious = append(spurious, ev...)
+	}
+	if e.Resets() != 1 {
+		t.Errorf("resets found: %d, want 1", e.Resets())
+	}
+	if chip.Register(0x0C) != 0x0F || chip.Register(0x00) != 0xFF || chip.Register(0x01) != 0xFC || chip.Outputs(1) != 0b01 {
+		t.Errorf("after the reset: GPPUA %02x IODIRA %02x IODIRB %02x lamps %02b; want 0f ff fc 01",
+			chip.Register(0x0C), chip.Register(0x00), chip.Register(0x01), chip.Outputs(1))
+	}
+	if len(spurious) > 0 {
+		t.Errorf("events with no button touched: %v (a floating input reported)", spurious)
+	}
+	// The buttons work again.
+	chip.Ground(0, 2, true)
+	var got []Event
+	for i := range 10 {
+		ev, err := p.Poll(t0.Add(time.Second + time.Duration(i)*10*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev...)
+	}
+	if len(got) == 0 || got[len(got)-1] != (Event{"stop", true}) || !p.Held("stop") {
+		t.Errorf("stop pressed after the reset: events %v", got)
+	}
+	// A lamp change after a reset lands at once: the write checks first.
+	chip.Reset()
+	p.SetLamp("fault", true)
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if chip.Outputs(1) != 0b11 || e.Resets() != 2 {
+		t.Errorf("lamps %02b after a reset and a lamp change, resets %d; want 11, 2", chip.Outputs(1), e.Resets())
+	}
+}

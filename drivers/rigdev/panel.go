@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/devices/v3/mcp23xxx"
 
 	"github.com/mark1-perceptron/mark1/drivers/panel"
 	"github.com/mark1-perceptron/mark1/rig"
@@ -21,14 +20,16 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 	at := func(format string, a ...any) error {
 		return fmt.Errorf("%s:%d: [panel]: %s", h.spec.File, spec.Line, fmt.Sprintf(format, a...))
 	}
-	expanders := map[string]*mcp23xxx.Dev{}
-	expander := func(name string) (*mcp23xxx.Dev, error) {
+	// An expander is shared by the buttons and lamps on it: it sets the chip up again when it
+	// finds it reset (panel.Expander).
+	expanders := map[string]*panel.Expander{}
+	expander := func(name string) (*panel.Expander, error) {
 		if d, ok := expanders[name]; ok {
 			return d, nil
 		}
 		for _, c := range h.spec.MCP23017 {
 			if c.Name == name {
-				d, err := mcp23xxx.NewI2C(h.meters[c.Bus], mcp23xxx.MCP23017, c.Address)
+				d, err := panel.NewExpander(h.meters[c.Bus], c.Address)
 				if err != nil {
 					return nil, at("MCP23017 %q (0x%02x on bus %s): %v", name, c.Address, c.Bus, err)
 				}
@@ -71,7 +72,7 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 		if err != nil {
 			return nil, err
 		}
-		src, err := panel.ExpanderInputs(d, k.port, buttons.bits[k])
+		src, err := d.Inputs(k.port, buttons.bits[k])
 		if err != nil {
 			return nil, at("%v", err)
 		}
@@ -107,7 +108,7 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 		if err != nil {
 			return nil, err
 		}
-		sink, err := panel.ExpanderLamps(d, k.port, lampPins.bits[k])
+		sink, err := d.Lamps(k.port, lampPins.bits[k])
 		if err != nil {
 			return nil, at("%v", err)
 		}
