@@ -700,6 +700,11 @@ func (rg *Rig) validatePanel() error {
 		if pp.Chip != "" && kinds[pp.Chip] != "mcp23017" {
 			return rg.errorAt(p.Line, "[panel] %s: %q: no [[mcp23017]] named %q", role, s, pp.Chip)
 		}
+		// Microchip's 2022 revision of the MCP23017 datasheet (DS20001952C) makes GPA7 and
+		// GPB7 output-only: a button there would not read.
+		if pp.Chip != "" && pp.Bit == 7 && !strings.HasPrefix(role, "lamps") && role != "fault_lamp" {
+			return rg.errorAt(p.Line, "[panel] %s: %q: GPA7 and GPB7 are outputs only (MCP23017 datasheet, 2022 revision): use them for lamps, and another pin for a button or switch", role, s)
+		}
 		if other, ok := used[s]; ok {
 			return rg.errorAt(p.Line, "[panel] %s: %q is already %s", role, s, other)
 		}
