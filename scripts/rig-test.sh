@@ -12,7 +12,9 @@
 #     fires when the client goes;
 #  5. hwbridge run trains the loop rig's machine headless and exits; scan and check work;
 #  6. a web page in headless Chromium, served from another loopback port, tries every way a
-#     page has to drive the bridge: no pot moves (installs chromium).
+#     page has to drive the bridge: no pot moves (installs chromium);
+#  7. drivers we did not write (npm: pca9685, ads1x15, node-mcp23017) drive the simulated chips,
+#     and leave the same registers as ours (installs node, npm and the pinned packages).
 # Also: a mirror client paused past the watchdog gets its knobs back, a client killed has its
 # knobs parked, a loop bridge started long before its client still moves its pots.
 # Figures printed come from the wall clock of a shared machine: reported, not asserted.
