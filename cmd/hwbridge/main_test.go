@@ -83,7 +83,9 @@ func TestScan(t *testing.T) {
 	sim, _ := rigdev.Simulate(spec, i2csim.NewManualClock(), rigdev.SimOpts{})
 	var out bytes.Buffer
 	found := scan(sim.Bus("main"), &out)
-	want := []uint16{0x20, 0x40, 0x41, 0x48}
+	// The boards are at power-up, so both answer at their ALLCALL address too, 0x70, as real
+	// ones do in i2cdetect until a driver turns ALLCALL off.
+	want := []uint16{0x20, 0x40, 0x41, 0x48, 0x70}
 	if len(found) != len(want) {
 		t.Fatalf("found %x, want %x\n%s", found, want, out.String())
 	}
@@ -92,7 +94,7 @@ func TestScan(t *testing.T) {
 			t.Errorf("found %x, want %x", found, want)
 		}
 	}
-	for _, line := range []string{"40: 40 41 -- -- -- -- -- -- 48 --", "0x20: MCP23017", "0x41: PCA9685 servo board"} {
+	for _, line := range []string{"40: 40 41 -- -- -- -- -- -- 48 --", "0x20: MCP23017", "0x41: PCA9685 servo board", "0x70: PCA9685 ALLCALL"} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("scan output lacks %q:\n%s", line, out.String())
 		}

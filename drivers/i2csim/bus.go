@@ -21,6 +21,14 @@ type Device interface {
 	Tx(w, r []byte) error
 }
 
+// Aliased is a Device that may also answer at addresses other than the one it is attached at,
+// as its registers say at the time of a transaction (a PCA9685's LED All Call address and
+// sub-addresses).
+type Aliased interface {
+	Device
+	AnswersAt(addr uint16) bool
+}
+
 // FaultKind is a kind of bus failure.
 type FaultKind int
 
@@ -190,13 +198,7 @@ func (b *Bus) Tx(addr uint16, w, r []byte) error {
 	b.stats.Transactions++
 	err := b.fault(addr)
 	if err == nil {
-		if d, ok := b.devs[addr]; ok {
-			if derr := d.Tx(w, r); derr != nil {
-				err = &Error{Bus: b.name, Addr: addr, Kind: NACK}
-			}
-		} else {
-			err = &Error{Bus: b.name, Addr: addr, Kind: NACK}
-		}
+		err = b.deliver(addr, w, r)
 	}
 	if err != nil {
 		b.stats.Failed++
@@ -214,6 +216,60 @@ func (b *Bus) Tx(addr uint16, w, r []byte) error {
 		b.printTx(addr, w, r, err)
 	}
 	return err
+}
+
+// deliver performs a transaction with every chip that answers at addr: the one attached there
+// and any Aliased chip answering there too. Each gets the bytes written; what they send back
+// meets on the open-drain bus as the AND of their bytes, and the address is acknowledged when
+// any chip acknowledges it (called with the lock held).
+func (b *Bus) deliver(addr uint16, w, r []byte) error {
+	var chips []Device
+	if d, ok := b.devs[addr]; ok {
+		chips = append(chips, d)
+	}
+	others := make([]uint16, 0, len(b.devs))
+	for a := range b.devs {
+		if a != addr {
+			others = append(others, a)
+		}
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
+	for _, a := range others {
+		if al, ok := b.devs[a].(Aliased); ok && al.AnswersAt(addr) {
+			chips = append(chips, al)
+		}
+	}
+	nack := &Error{Bus: b.name, Addr: addr, Kind: NACK}
+	switch len(chips) {
+	case 0:
+		return nack
+	case 1:
+		if chips[0].Tx(w, r) != nil {
+			return nack
+		}
+		return nil
+	}
+	wired := make([]byte, len(r))
+	for i := range wired {
+		wired[i] = 0xFF
+	}
+	acked := false
+	buf := make([]byte, len(r))
+	for _, d := range chips {
+		clear(buf)
+		if d.Tx(w, buf) != nil {
+			continue
+		}
+		acked = true
+		for i := range wired {
+			wired[i] &= buf[i]
+		}
+	}
+	if !acked {
+		return nack
+	}
+	copy(r, wired)
+	return nil
 }
 
 // fault returns the injected failure of this transaction, if any.

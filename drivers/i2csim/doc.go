@@ -9,7 +9,11 @@
 //   - PCA9685 (NXP, 16-channel 12-bit PWM): MODE1/MODE2, the LEDn ON/OFF registers with the
 //     full-on and full-off bits, ALL_LED, PRE_SCALE (writable only while asleep), register
 //     auto-increment (MODE1 AI), and the output period from the prescale and a board's own
-//     oscillator. Servos hang on its channels and move at a finite speed.
+//     oscillator; the order a driver must keep (7.3.1.1): the oscillator's 500 us start after
+//     SLEEP is cleared, RESTART (a board put to sleep with channels running keeps them stopped
+//     until restarted, and a RESTART written too soon is ignored), and the LED All Call and
+//     sub-addresses, where the board answers too while MODE1 enables them (0x70 at power-up).
+//     Servos hang on its channels and move at a finite speed.
 //     https://www.nxp.com/docs/en/data-sheet/PCA9685.pdf
 //   - MCP4451/MCP4461 (Microchip, quad 257-step digital potentiometer): the command byte
 //     (address, command, D9:D8), write, increment, decrement and read, volatile and
@@ -25,6 +29,10 @@
 //   - MCP23017 (Microchip, 16-bit I/O expander, BANK=0): IODIR, IPOL, GPPU, GPIO and OLAT with
 //     sequential addressing; inputs are set by the test (buttons) and outputs read (lamps).
 //     https://www.microchip.com/en-us/product/MCP23017
+//
+// A chip that also answers at other addresses (Aliased) gets every transaction sent there;
+// what several chips send back meets on the bus as the AND of their bytes, as on the real
+// open-drain wires.
 //
 // Faults are injected per address or for the whole bus: a NACK, a timeout, a stuck bus (every
 // transaction times out until cleared) or a flaky bus (each transaction fails with a given

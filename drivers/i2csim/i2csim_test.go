@@ -21,6 +21,7 @@ func TestPCA9685Registers(t *testing.T) {
 	_ = p.Tx([]byte{0x00, 0x30}, nil)
 	_ = p.Tx([]byte{0xFE, 0x79}, nil)
 	_ = p.Tx([]byte{0x00, 0x20}, nil)
+	clk.Advance(PCAOscillatorStart) // the outputs are off until the oscillator runs
 	if p.Register(0xFE) != 0x79 || p.Period() != 19988480*time.Nanosecond {
 		t.Errorf("PRE_SCALE %#x, period %v", p.Register(0xFE), p.Period())
 	}

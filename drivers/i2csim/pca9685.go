@@ -2,6 +2,7 @@ package i2csim
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -10,6 +11,8 @@ import (
 const (
 	pcaMode1     = 0x00
 	pcaMode2     = 0x01
+	pcaSubAdr1   = 0x02
+	pcaAllCallAd = 0x05
 	pcaLED0      = 0x06
 	pcaAllLED    = 0xFA
 	pcaPrescale  = 0xFE
@@ -17,21 +20,43 @@ const (
 	pcaRestart   = 0x80
 	pcaAI        = 0x20
 	pcaSleep     = 0x10
+	pcaSub1      = 0x08
+	pcaSub2      = 0x04
+	pcaSub3      = 0x02
+	pcaAllCall   = 0x01
 	pcaInvrt     = 0x10
+	pcaOCH       = 0x08
 	pcaFullBit   = 0x10
 	pcaResetMode = 0x11 // SLEEP | ALLCALL
 )
 
+// PCAOscillatorStart is how long the PCA9685's oscillator takes to run once MODE1's SLEEP bit
+// is cleared (datasheet 7.3.1, table 5 note 2: 500 us at most); the outputs are off
+// meanwhile, and a RESTART written sooner is ignored (7.3.1.1).
+const PCAOscillatorStart = 500 * time.Microsecond
+
 // PCA9685 is a simulated PCA9685 board. Its oscillator may be set off nominal (boards vary by
 // several percent). It is safe for concurrent use.
+//
+// Besides the registers it models what a driver must do in order (datasheet 7.3.1.1): the
+// oscillator starts PCAOscillatorStart after SLEEP is cleared, and the outputs are off until
+// then; a board put to sleep while a channel runs sets RESTART (MODE1 bit 7) and its channels
+// stay stopped after waking until a 1 is written to RESTART, at least PCAOscillatorStart after
+// the wake (a RESTART written sooner is ignored), or until a PWM register is written (with
+// MODE2's OCH clear, at the STOP; with it set, all four of a channel's registers); and the
+// board answers at its LED All Call address (ALLCALLADR, 0x70 at power-up) and its enabled
+// sub-addresses besides its own (AnswersAt), so a driver that leaves ALLCALL on collides with
+// another chip at 0x70.
 type PCA9685 struct {
 	clock Clock
 	osc   float64 // oscillator frequency, Hz
 
-	mu     sync.Mutex
-	reg    [256]byte
-	ptr    byte // the register pointer
-	servos [16]*Servo
+	mu      sync.Mutex
+	reg     [256]byte
+	ptr     byte      // the register pointer
+	wokeAt  time.Time // when SLEEP was last cleared
+	started bool      // the outputs were applied once the oscillator ran after the last wake
+	servos  [16]*Servo
 }
 
 // NewPCA9685 returns a board at power-up whose oscillator runs at oscHz (0: the nominal
@@ -58,6 +83,7 @@ func (p *PCA9685) powerOn() {
 		p.reg[pcaLED0+4*ch+3] = pcaFullBit // LEDn_OFF_H: full off
 	}
 	p.reg[pcaPrescale] = 0x1E
+	p.wokeAt, p.started = time.Time{}, false
 }
 
 // PowerCycle returns every register to its power-up value, as when the board's supply drops:
@@ -79,20 +105,52 @@ func (p *PCA9685) AttachServo(ch int, s *Servo) {
 	p.applyOutputs()
 }
 
+// AnswersAt implements Aliased: the board also answers at its LED All Call address while
+// MODE1's ALLCALL bit is set, and at sub-address n while SUBn is set (datasheet 7.1.2, 7.1.3;
+// the registers hold the 8-bit write address).
+func (p *PCA9685) AnswersAt(addr uint16) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := p.reg[pcaMode1]
+	for i, bit := range []byte{pcaSub1, pcaSub2, pcaSub3, pcaAllCall} {
+		if m&bit != 0 && uint16(p.reg[pcaSubAdr1+i]>>1) == addr {
+			return true
+		}
+	}
+	return false
+}
+
 // Tx implements Device.
 func (p *PCA9685) Tx(w, r []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.started && p.running() {
+		p.started = true
+		p.applyOutputs() // the oscillator started since the last transaction
+	}
 	if len(w) == 0 && len(r) == 0 {
 		return nil
 	}
+	var led bool      // a PWM register was written
+	var whole [16]int // registers written per channel
 	if len(w) > 0 {
 		// The register pointer is 8 bits; the chip increments it after each byte when MODE1's
 		// AI bit is set. A byte written to a register that does not exist is acknowledged and
 		// dropped.
 		p.ptr = w[0]
 		for _, b := range w[1:] {
-			p.write(p.ptr, b)
+			a := p.ptr
+			p.write(a, b)
+			switch {
+			case a >= pcaLED0 && a < pcaLED0+64:
+				led = true
+				whole[(a-pcaLED0)/4] |= 1 << ((a - pcaLED0) % 4)
+			case a >= pcaAllLED && a <= pcaAllLED+3:
+				led = true
+				for ch := range whole {
+					whole[ch] |= 1 << (a - pcaAllLED)
+				}
+			}
 			if p.reg[pcaMode1]&pcaAI != 0 {
 				p.ptr++
 			}
@@ -105,6 +163,11 @@ func (p *PCA9685) Tx(w, r []byte) error {
 			p.ptr++
 		}
 	}
+	// Writing a PWM register clears RESTART (7.3.1.1): with MODE2's OCH clear at the STOP, with
+	// it set once all four of a channel's registers are written.
+	if led && (p.reg[pcaMode2]&pcaOCH == 0 || slices.Contains(whole[:], 0x0F)) {
+		p.reg[pcaMode1] &^= pcaRestart
+	}
 	// With MODE2 OCH = 0 (the default) the outputs change at the STOP condition.
 	if len(w) > 1 {
 		p.applyOutputs()
@@ -112,11 +175,37 @@ func (p *PCA9685) Tx(w, r []byte) error {
 	return nil
 }
 
+// running reports whether the oscillator runs (called with the lock held).
+func (p *PCA9685) running() bool {
+	return p.reg[pcaMode1]&pcaSleep == 0 && !p.clock.Now().Before(p.wokeAt.Add(PCAOscillatorStart))
+}
+
+// active reports whether a channel is not fully off (called with the lock held).
+func (p *PCA9685) active() bool {
+	for ch := range 16 {
+		if p.reg[pcaLED0+4*ch+3]&pcaFullBit == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *PCA9685) write(a, v byte) {
 	switch {
 	case a == pcaMode1:
-		if v&pcaRestart != 0 {
-			v &^= pcaRestart // writing 1 clears RESTART and restarts the PWM
+		old := p.reg[a]
+		restart := old & pcaRestart
+		// Writing 1 to RESTART restarts the stopped channels, once the oscillator has run
+		// for 500 us since SLEEP was cleared; writing 0 does nothing.
+		if v&pcaRestart != 0 && restart != 0 && v&pcaSleep == 0 && p.running() {
+			restart = 0
+		}
+		v = v&^pcaRestart | restart
+		switch {
+		case old&pcaSleep == 0 && v&pcaSleep != 0 && p.active():
+			v |= pcaRestart // put to sleep while a channel runs: its channels wait for a restart
+		case old&pcaSleep != 0 && v&pcaSleep == 0:
+			p.wokeAt, p.started = p.clock.Now(), false
 		}
 		p.reg[a] = v
 	case a == pcaPrescale:
@@ -153,8 +242,9 @@ func (p *PCA9685) period() time.Duration {
 	return time.Duration(float64(int(p.reg[pcaPrescale])+1) * 4096 / p.osc * 1e9)
 }
 
-// Pulse returns the high time of channel ch's output in each period: 0 when the output is off
-// or the board asleep, the whole period when fully on.
+// Pulse returns the high time of channel ch's output in each period: 0 when the output is off,
+// the board asleep, its oscillator not yet started or its channels waiting for a restart; the
+// whole period when fully on.
 func (p *PCA9685) Pulse(ch int) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -162,7 +252,7 @@ func (p *PCA9685) Pulse(ch int) time.Duration {
 }
 
 func (p *PCA9685) pulse(ch int) time.Duration {
-	if p.reg[pcaMode1]&pcaSleep != 0 {
+	if !p.running() || p.reg[pcaMode1]&pcaRestart != 0 {
 		return 0
 	}
 	base := pcaLED0 + 4*ch

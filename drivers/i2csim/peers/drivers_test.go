@@ -168,12 +168,14 @@ func TestPeerPCA9685(t *testing.T) {
 // example (section 7.3.3, example 1): LED0_ON = 199h (409), LED0_OFF = 4CCh (1228) is a delay
 // of 10% and a high time of 20% (819 counts) of the period. It runs without node.
 func TestDatasheetPulseExample(t *testing.T) {
-	p := i2csim.NewPCA9685(nil, 25e6)
+	clk := i2csim.NewManualClock()
+	p := i2csim.NewPCA9685(clk, 25e6)
 	for _, w := range [][]byte{{0x00, 0x20}, {0x06, 0x99, 0x01, 0xCC, 0x04}} {
 		if err := p.Tx(w, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
+	clk.Advance(i2csim.PCAOscillatorStart) // the oscillator starts (7.3.1)
 	if got, want := p.Pulse(0), time.Duration(float64(p.Period())*819/4096); got != want {
 		t.Errorf("high for %v, want %v (819 of 4096 counts)", got, want)
 	}
