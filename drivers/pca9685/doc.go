@@ -28,10 +28,21 @@
 // changes. Runs of adjacent changed channels are merged into one transaction when the ON
 // bytes in between cost no more than a new transaction's address and register bytes.
 //
-// New does not touch the outputs: a board that already runs at the right rate (the daemon
-// restarted, the board stayed powered) keeps its servos where they are, and one at power-up
-// keeps them off until the first frame. It turns ALLCALL off, so the board does not also answer
-// at 0x70 (where an I²C multiplexer usually sits).
+// New does not touch the outputs: a board that already runs exactly as this driver sets it
+// (the daemon restarted, the board stayed powered: awake, not waiting for a restart, MODE1's
+// AI on and ALLCALL and SUB1-3 off, MODE2 not inverted, changing at the STOP, totem-pole, and
+// the right prescale) keeps its servos where they are, and one at power-up keeps them off until
+// the first frame. A board another program left running otherwise (inverted or open-drain
+// outputs, say) is set up again, as the datasheet orders it (7.3.1.1): asleep to write
+// PRE_SCALE, awake, 500 us for the oscillator, then RESTART, so channels left running when it
+// was put to sleep run again. It turns ALLCALL off, so the board does not also answer at 0x70
+// (where an I²C multiplexer usually sits); 0x70 itself and the addresses the I²C specification
+// reserves, 0x78-0x7F, are refused.
+//
+// A pulse of zero counts is the channel's full-off bit (LEDn_OFF_H bit 4), as Linux's
+// pwm-pca9685 writes it, not equal ON and OFF counts. Hold drops the targets not yet written
+// (the servos hold); Halt, for a program letting the board go, turns every configured channel
+// fully off (the servos go limp where they are) and puts the board to sleep.
 //
 // # Slewing
 //

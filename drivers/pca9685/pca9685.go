@@ -27,6 +27,12 @@ const (
 	mode1Rst    = 0x80
 	mode2OutDrv = 0x04
 	fullBit     = 0x10
+	// mode1Ours are the MODE1 bits this driver sets or clears: RESTART, AI, SLEEP, SUB1-3 and
+	// ALLCALL (EXTCLK, bit 6, is left as it is: only a power cycle clears it).
+	mode1Ours = 0xBF
+	// mode2Ours are MODE2's INVRT, OCH, OUTDRV and OUTNE, all as at power-up but OUTDRV:
+	// outputs not inverted, changing at the STOP, totem-pole.
+	mode2Ours = 0x1F
 )
 
 // Calibration maps a channel's position (0..1, the weight's whole range) to the servo's pulse.
@@ -57,7 +63,7 @@ type Channel struct {
 
 // Opts configures a Dev.
 type Opts struct {
-	Addr       uint16           // 7-bit address, 0x40-0x7F; 0 means 0x40
+	Addr       uint16           // 7-bit address, 0x40-0x77 but 0x70; 0 means 0x40
 	Frequency  physic.Frequency // PWM frequency; default 50 Hz
 	Oscillator physic.Frequency // the board's oscillator; default 25 MHz (calibrate per board)
 	Channels   []Channel        // the outputs with servos; the others are never written
@@ -95,10 +101,11 @@ type Dev struct {
 	prescale byte
 	period   time.Duration
 
-	mu   sync.Mutex
-	ch   [16]channel
-	buf  []byte
-	last FrameStats
+	mu     sync.Mutex
+	ch     [16]channel
+	buf    []byte
+	last   FrameStats
+	halted bool // put to sleep by Halt: the next Flush sets the board up again
 }
 
 // FrameStats describes what one Flush sent.
@@ -131,9 +138,13 @@ func Prescale(osc, f physic.Frequency) (byte, time.Duration) {
 	return byte(p), time.Duration((p + 1) * 4096 * int64(time.Second) / (int64(osc) / int64(physic.Hertz)))
 }
 
-// New sets up the board at opts.Addr: auto-increment on, ALLCALL off, totem-pole outputs and
-// the prescale for opts.Frequency, without changing any output. A board that already runs so
-// (it stayed powered) is not put to sleep, and its channels' registers are read back.
+// New sets up the board at opts.Addr: auto-increment on, ALLCALL and the sub-addresses off,
+// MODE2 as at power-up but for totem-pole outputs (not inverted, changing at the STOP), and the
+// prescale for opts.Frequency, without changing any output. A board that already runs exactly
+// so (it stayed powered: awake, not waiting for a restart, MODE1, MODE2 and PRE_SCALE as this
+// driver sets them) is adopted: not put to sleep, and its channels' registers are read back.
+// Any other board (one another program left running with inverted or open-drain outputs, say)
+// is set up again.
 func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	o := Opts{}
 	if opts != nil {
@@ -158,8 +169,12 @@ func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 		o.Now = time.Now
 	}
 	switch {
+	case o.Addr >= 0x78 && o.Addr <= 0x7F:
+		return nil, fmt.Errorf("pca9685: address 0x%02x is reserved by I2C (0x78-0x7f: 10-bit addressing and future use): want 0x40-0x77", o.Addr)
+	case o.Addr == 0x70:
+		return nil, errors.New("pca9685: address 0x70 is every PCA9685's LED All Call address at power-up: every board on the bus would answer; want 0x40-0x77 but 0x70")
 	case o.Addr < 0x40 || o.Addr > 0x7F:
-		return nil, fmt.Errorf("pca9685: address 0x%02x out of range, want 0x40-0x7f", o.Addr)
+		return nil, fmt.Errorf("pca9685: address 0x%02x out of range, want 0x40-0x77", o.Addr)
 	case o.Frequency < 24*physic.Hertz || o.Frequency > 1526*physic.Hertz:
 		return nil, fmt.Errorf("pca9685: frequency %v out of the chip's range 24-1526 Hz", o.Frequency)
 	case o.Oscillator < 20*physic.MegaHertz || o.Oscillator > 30*physic.MegaHertz:
@@ -199,18 +214,30 @@ func (d *Dev) errorf(format string, a ...any) error {
 	return fmt.Errorf("pca9685: %s: "+format, append([]any{d}, a...)...)
 }
 
-// init brings the board to this driver's mode; it reports whether the board had to be woken
-// (it was at its power-up state or ran otherwise).
-func (d *Dev) init() error {
-	var m [1]byte
+// readModes reads MODE1, MODE2 and PRE_SCALE and tells whether they are as this driver sets
+// them. MODE1 and MODE2 come in one read: with AI set the pointer moves on to MODE2; with it
+// clear the second byte is MODE1 again, and MODE1 alone refuses the board.
+func (d *Dev) readModes() (ours bool, err error) {
+	var m [2]byte
 	if err := d.c.Tx([]byte{regMode1}, m[:]); err != nil {
-		return d.errorf("no answer: %w", err)
+		return false, d.errorf("reading MODE1 and MODE2: %w", err)
 	}
 	var pre [1]byte
 	if err := d.c.Tx([]byte{regPrescale}, pre[:]); err != nil {
-		return d.errorf("reading PRE_SCALE: %w", err)
+		return false, d.errorf("reading PRE_SCALE: %w", err)
 	}
-	if m[0]&(mode1Sleep|mode1AI|0x01) == mode1AI && pre[0] == d.prescale {
+	return m[0]&mode1Ours == mode1AI && m[1]&mode2Ours == mode2OutDrv && pre[0] == d.prescale, nil
+}
+
+// init brings the board to this driver's mode: a board already in it is adopted (its channels'
+// registers read back), any other is set up (datasheet 7.3.1.1: asleep for PRE_SCALE, then
+// awake, 500 us for the oscillator, RESTART).
+func (d *Dev) init() error {
+	ours, err := d.readModes()
+	if err != nil {
+		return err
+	}
+	if ours {
 		// Running as we want it: read the LED registers back (the pointer auto-increments).
 		var regs [64]byte
 		if err := d.c.Tx([]byte{regLED0}, regs[:]); err != nil {
@@ -224,10 +251,10 @@ func (d *Dev) init() error {
 		return nil
 	}
 	seq := [][]byte{
-		{regMode1, mode1Sleep | mode1AI}, // asleep, auto-increment, ALLCALL off
+		{regMode1, mode1Sleep | mode1AI}, // asleep, auto-increment, ALLCALL and SUB1-3 off
 		{regPrescale, d.prescale},
-		{regMode2, mode2OutDrv},
-		{regMode1, mode1AI}, // wake
+		{regMode2, mode2OutDrv}, // INVRT, OCH, OUTNE 0: as at power-up; totem-pole
+		{regMode1, mode1AI},     // wake
 	}
 	for _, w := range seq {
 		if err := d.c.Tx(w, nil); err != nil {
@@ -235,26 +262,63 @@ func (d *Dev) init() error {
 		}
 	}
 	d.opts.Sleep(500 * time.Microsecond) // the oscillator's start-up (datasheet 7.3.1.1)
+	// RESTART: channels left running when the board was put to sleep run again (a board at
+	// power-up has none, and the bit then does nothing).
 	if err := d.c.Tx([]byte{regMode1, mode1AI | mode1Rst}, nil); err != nil {
 		return d.errorf("restarting the PWM: %w", err)
 	}
 	for i := range d.ch {
 		d.ch[i].known = false // at power-up every output is full off: written in full later
 	}
+	d.halted = false
 	return nil
 }
 
 // String implements conn.Resource.
 func (d *Dev) String() string { return fmt.Sprintf("PCA9685@0x%02x", d.opts.Addr) }
 
-// Halt implements conn.Resource: targets not yet written are dropped, so the servos hold
-// where they were last sent.
-func (d *Dev) Halt() error {
+// Hold drops the targets not yet written, so the servos hold where they were last sent (a
+// watchdog's "hold"); their pulses go on.
+func (d *Dev) Hold() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for i := range d.ch {
 		d.ch[i].pending = false
 	}
+}
+
+// Halt implements conn.Resource, for a program that lets the board go: targets not yet written
+// are dropped, every configured channel is turned fully off (LEDn_OFF_H's full-off bit: the
+// signal stays low and the servos go limp where they are), and the board is put to sleep (its
+// oscillator stops), as Linux's pwm-pca9685 leaves a board it frees. Channels this driver was
+// not given are not written. A later Flush sets the board up again and writes its targets.
+func (d *Dev) Halt() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var want [16][4]byte
+	var write [16]bool
+	for i := range d.ch {
+		c := &d.ch[i]
+		c.pending = false
+		if !c.used {
+			continue
+		}
+		c.raw, c.pulse = true, 0
+		want[i], write[i] = d.want(i), true
+	}
+	_, failed, err := d.writeRegs(want, write)
+	for i := range d.ch {
+		if write[i] && !slices.Contains(failed, i) {
+			d.ch[i].regs, d.ch[i].known = want[i], true
+		}
+	}
+	if err != nil {
+		return &FlushError{Dev: d.String(), Channels: failed, Err: err}
+	}
+	if err := d.c.Tx([]byte{regMode1, mode1Sleep | mode1AI}, nil); err != nil {
+		return d.errorf("putting the board to sleep: %w", err)
+	}
+	d.halted = true
 	return nil
 }
 
@@ -361,7 +425,10 @@ func (d *Dev) LastFrame() FrameStats {
 	return d.last
 }
 
-// want returns the registers channel c's target needs.
+// want returns the registers channel c's target needs. A pulse of no count is the full-off
+// bit (LEDn_OFF_H bit 4), not ON = OFF counts (which the datasheet does not define as off);
+// the ON registers and OFF_L keep what they hold, so only OFF_H is written, as Linux's driver
+// does.
 func (d *Dev) want(i int) [4]byte {
 	c := &d.ch[i]
 	p := c.pulse
@@ -369,6 +436,13 @@ func (d *Dev) want(i int) [4]byte {
 		p = c.cal.Pulse(c.target)
 	}
 	on, off := d.Counts(i, p)
+	if off == on {
+		w := [4]byte{byte(on), byte(on>>8) & 0x0F, 0, fullBit}
+		if c.known {
+			w[0], w[1], w[2] = c.regs[0], c.regs[1], c.regs[2]
+		}
+		return w
+	}
 	return [4]byte{byte(on), byte(on>>8) & 0x0F, byte(off), byte(off>>8) & 0x0F}
 }
 
@@ -378,6 +452,11 @@ func (d *Dev) want(i int) [4]byte {
 func (d *Dev) Flush() (FrameStats, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.halted {
+		if err := d.init(); err != nil {
+			return FrameStats{}, err
+		}
+	}
 	now := d.opts.Now()
 	var st FrameStats
 	moving := d.moving(now)
@@ -402,6 +481,40 @@ func (d *Dev) Flush() (FrameStats, error) {
 		}
 		st.Deferred++
 	}
+	wst, failed, ferr := d.writeRegs(want, write)
+	st.Transactions, st.Bytes = wst.Transactions, wst.Bytes
+	for i := range d.ch {
+		if !write[i] || slices.Contains(failed, i) {
+			continue
+		}
+		c := &d.ch[i]
+		c.regs, c.known, c.pending = want[i], true, false
+		st.Channels++
+		if !c.raw {
+			dist := 1.0
+			if c.hasPos {
+				dist = math.Abs(c.target - c.pos)
+			}
+			end := now.Add(time.Duration(dist / d.opts.Speed * float64(time.Second)))
+			if end.After(c.movingTo) {
+				c.movingTo = end
+			}
+			c.pos, c.hasPos = c.target, true
+		}
+	}
+	d.last = st
+	if ferr != nil {
+		slices.Sort(failed)
+		return st, &FlushError{Dev: d.String(), Channels: failed, Err: ferr}
+	}
+	return st, nil
+}
+
+// writeRegs writes the registers want of the channels marked in write: their changed bytes
+// only, runs of them merged while that costs no more bytes. It returns the transactions and
+// bytes sent, and the channels whose write failed with the first error (called with the lock
+// held).
+func (d *Dev) writeRegs(want [16][4]byte, write [16]bool) (st FrameStats, failed []int, ferr error) {
 	// The LED block's 64 bytes: which to write, and which could be rewritten as they are.
 	var dirty [64]bool
 	var val [64]byte
@@ -420,8 +533,6 @@ func (d *Dev) Flush() (FrameStats, error) {
 			}
 		}
 	}
-	var failed []int
-	var ferr error
 	for j := 0; j < 64; {
 		if !dirty[j] {
 			j++
@@ -464,47 +575,21 @@ func (d *Dev) Flush() (FrameStats, error) {
 		}
 		j = end
 	}
-	for i := range d.ch {
-		if !write[i] || slices.Contains(failed, i) {
-			continue
-		}
-		c := &d.ch[i]
-		c.regs, c.known, c.pending = want[i], true, false
-		st.Channels++
-		if !c.raw {
-			dist := 1.0
-			if c.hasPos {
-				dist = math.Abs(c.target - c.pos)
-			}
-			end := now.Add(time.Duration(dist / d.opts.Speed * float64(time.Second)))
-			if end.After(c.movingTo) {
-				c.movingTo = end
-			}
-			c.pos, c.hasPos = c.target, true
-		}
-	}
-	d.last = st
-	if ferr != nil {
-		slices.Sort(failed)
-		return st, &FlushError{Dev: d.String(), Channels: failed, Err: ferr}
-	}
-	return st, nil
+	return st, failed, ferr
 }
 
-// Check reads MODE1 and PRE_SCALE and tells whether the board lost power or was reset since
-// New (asleep, auto-increment off, or another prescale): then it sets the board up again and
-// marks every channel to be written in full (restored is true). Call it now and then.
+// Check reads MODE1, MODE2 and PRE_SCALE and tells whether the board lost power or was reset
+// or changed since New (asleep, auto-increment off, ALLCALL on, other outputs, another
+// prescale): then it sets the board up again and marks every channel to be written in full
+// (restored is true). Call it now and then.
 func (d *Dev) Check() (restored bool, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var m, pre [1]byte
-	if err := d.c.Tx([]byte{regMode1}, m[:]); err != nil {
-		return false, d.errorf("reading MODE1: %w", err)
+	ours, err := d.readModes()
+	if err != nil {
+		return false, err
 	}
-	if err := d.c.Tx([]byte{regPrescale}, pre[:]); err != nil {
-		return false, d.errorf("reading PRE_SCALE: %w", err)
-	}
-	if m[0]&(mode1Sleep|mode1AI) == mode1AI && pre[0] == d.prescale {
+	if ours {
 		return false, nil
 	}
 	if err := d.init(); err != nil {

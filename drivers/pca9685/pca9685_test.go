@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,11 +18,12 @@ import (
 
 const addr = I2CAddr
 
-// freshInit is New on a board at power-up (MODE1 0x11: asleep, ALLCALL): asleep with
-// auto-increment, PRE_SCALE 121 for 50 Hz on 25 MHz (round(25e6/(4096*50)) - 1), totem-pole
-// outputs, awake, RESTART. No LED register is written.
+// freshInit is New on a board at power-up (MODE1 0x11: asleep, ALLCALL; auto-increment off,
+// so the two-byte read of MODE1 and MODE2 gets MODE1 twice): asleep with auto-increment,
+// PRE_SCALE 121 for 50 Hz on 25 MHz (round(25e6/(4096*50)) - 1), totem-pole outputs, awake,
+// RESTART. No LED register is written.
 var freshInit = []i2ctest.IO{
-	{Addr: addr, W: []byte{0x00}, R: []byte{0x11}},
+	{Addr: addr, W: []byte{0x00}, R: []byte{0x11, 0x11}},
 	{Addr: addr, W: []byte{0xFE}, R: []byte{0x1E}},
 	{Addr: addr, W: []byte{0x00, 0x30}},
 	{Addr: addr, W: []byte{0xFE, 121}},
@@ -109,7 +111,7 @@ func TestNewKeepsARunningBoard(t *testing.T) {
 	regs := make([]byte, 64)
 	regs[4*3+2], regs[4*3+3] = 0x33, 0x01 // ch3 at 307 counts from 0... with stagger 768 it differs
 	p := &i2ctest.Playback{Ops: []i2ctest.IO{
-		{Addr: addr, W: []byte{0x00}, R: []byte{0x20}}, // awake, AI, no ALLCALL
+		{Addr: addr, W: []byte{0x00}, R: []byte{0x20, 0x04}}, // awake, AI, no ALLCALL; totem-pole
 		{Addr: addr, W: []byte{0xFE}, R: []byte{121}},
 		{Addr: addr, W: []byte{0x06}, R: regs},
 	}, DontPanic: true}
@@ -374,6 +376,9 @@ func TestNewRefuses(t *testing.T) {
 	bus := i2csim.NewBus("1", nil, 1)
 	for _, o := range []Opts{
 		{Addr: 0x20},
+		{Addr: 0x70}, // LED All Call at power-up
+		{Addr: 0x78}, // 0x78-0x7F: reserved by I2C
+		{Addr: 0x7F},
 		{Frequency: 5 * physic.Hertz},
 		{Oscillator: physic.MegaHertz},
 		{Channels: []Channel{{Index: 16}}},
@@ -384,6 +389,241 @@ func TestNewRefuses(t *testing.T) {
 	} {
 		if _, err := New(bus, &o); err == nil {
 			t.Errorf("New(%+v) did not fail", o)
+		}
+	}
+}
+
+// New adopts a running board only when every mode bit is as it sets them; a board another
+// program left running otherwise is set up again (the full sequence, as at power-up).
+func TestNewAdoptsOnlyItsOwnModes(t *testing.T) {
+	setup := freshInit[2:] // asleep, PRE_SCALE, MODE2, awake, RESTART
+	for _, tc := range []struct {
+		name         string
+		mode1, mode2 byte
+		adopt        bool
+	}{
+		{"ours", 0x20, 0x04, true},
+		{"EXTCLK set (only a power cycle clears it)", 0x60, 0x04, true},
+		{"INVRT", 0x20, 0x14, false},
+		{"OCH: outputs change on ACK", 0x20, 0x0C, false},
+		{"open-drain", 0x20, 0x00, false},
+		{"OUTNE 01", 0x20, 0x05, false},
+		{"ALLCALL on", 0x21, 0x04, false},
+		{"SUB1 on", 0x28, 0x04, false},
+		{"SUB3 on", 0x22, 0x04, false},
+		{"waiting for RESTART", 0xA0, 0x04, false},
+		{"asleep", 0x30, 0x04, false},
+	} {
+		ops := []i2ctest.IO{
+			{Addr: addr, W: []byte{0x00}, R: []byte{tc.mode1, tc.mode2}},
+			{Addr: addr, W: []byte{0xFE}, R: []byte{121}},
+		}
+		if tc.adopt {
+			ops = append(ops, i2ctest.IO{Addr: addr, W: []byte{0x06}, R: make([]byte, 64)})
+		} else {
+			ops = append(ops, setup...)
+		}
+		p := &i2ctest.Playback{Ops: ops, DontPanic: true}
+		if _, err := New(p, &Opts{Channels: channels(3)}); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if err := p.Close(); err != nil {
+			t.Errorf("%s (MODE1 %#02x MODE2 %#02x): adopted %v: %v", tc.name, tc.mode1, tc.mode2, tc.adopt, err)
+		}
+	}
+}
+
+// simBoard is a simulated board at 0x40 on its own bus with a manual clock.
+func simBoard(t *testing.T) (*i2csim.Bus, *i2csim.PCA9685, *i2csim.ManualClock) {
+	t.Helper()
+	clk := i2csim.NewManualClock()
+	bus := i2csim.NewBus("1", clk, 1)
+	chip := i2csim.NewPCA9685(clk, 0)
+	if err := bus.Attach(addr, chip); err != nil {
+		t.Fatal(err)
+	}
+	return bus, chip, clk
+}
+
+// A board another program left running with inverted outputs: set up again, the pulses come
+// out right (adopted, every pulse would be the period minus itself).
+func TestNewFixesAnInvertedBoard(t *testing.T) {
+	bus, chip, clk := simBoard(t)
+	for _, w := range [][]byte{{0x00, 0x30}, {0xFE, 121}, {0x01, 0x14}, {0x00, 0x20}} { // INVRT | OUTDRV
+		if err := bus.Tx(addr, w, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(time.Millisecond)
+	d, err := New(bus, &Opts{Channels: channels(2), Sleep: clk.Sleep, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetPulse(2, 1500*time.Microsecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := chip.Pulse(2); got < 1495*time.Microsecond || got > 1505*time.Microsecond {
+		t.Errorf("channel 2 high %v, want 1.5 ms (MODE2 %#02x)", got, chip.Register(0x01))
+	}
+}
+
+// New on a board another program put to sleep with a channel running (RESTART set): it wakes
+// it, waits for the oscillator and restarts, so the channel it was not given runs again; and
+// it turns ALLCALL off, so nothing of the board answers at 0x70.
+func TestNewRestartsAndLeavesAllCall(t *testing.T) {
+	bus, chip, clk := simBoard(t)
+	for _, w := range [][]byte{{0x00, 0x31}, {0xFE, 121}, {0x00, 0x21}} { // ALLCALL on, as at power-up
+		if err := bus.Tx(addr, w, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.Advance(time.Millisecond)
+	if err := bus.Tx(addr, []byte{0x1A, 0x00, 0x00, 0x33, 0x01}, nil); err != nil { // channel 5 at 1.5 ms
+		t.Fatal(err)
+	}
+	if err := bus.Tx(addr, []byte{0x00, 0x31}, nil); err != nil { // asleep, channel 5 running
+		t.Fatal(err)
+	}
+	if chip.Register(0x00)&0x80 == 0 {
+		t.Fatal("the simulated board did not set RESTART")
+	}
+	var r [1]byte
+	if err := bus.Tx(0x70, []byte{0x00}, r[:]); err != nil {
+		t.Fatalf("before New, the board does not answer at its ALLCALL address: %v", err)
+	}
+	if _, err := New(bus, &Opts{Channels: channels(0), Sleep: clk.Sleep, Now: clk.Now}); err != nil {
+		t.Fatal(err)
+	}
+	if got := chip.Pulse(5); got < 1495*time.Microsecond || got > 1505*time.Microsecond {
+		t.Errorf("channel 5 high %v after New, want 1.5 ms again (MODE1 %#02x)", got, chip.Register(0x00))
+	}
+	if err := bus.Tx(0x70, []byte{0x00}, r[:]); err == nil {
+		t.Errorf("after New the board still answers at 0x70 (MODE1 %#02x)", chip.Register(0x00))
+	}
+}
+
+// A zero pulse is the full-off bit: only LEDn_OFF_H is written, with bit 4 (the datasheet
+// leaves ON = OFF undefined; Linux's driver and periph's SetFullOff do the same).
+func TestZeroPulseIsFullOff(t *testing.T) {
+	clk := i2csim.NewManualClock()
+	ops := append([]i2ctest.IO{}, freshInit...)
+	ops = append(ops,
+		// ch1 at 1500 us from its phase 256: ON 0x100, OFF 0x233.
+		i2ctest.IO{Addr: addr, W: []byte{0x0A, 0x00, 0x01, 0x33, 0x02}},
+		// Zero: LED1_OFF_H = 0x10 alone.
+		i2ctest.IO{Addr: addr, W: []byte{0x0D, 0x10}},
+		// 1500 us again: OFF_L kept its 0x33, so OFF_H alone (the full-off bit cleared).
+		i2ctest.IO{Addr: addr, W: []byte{0x0D, 0x02}},
+	)
+	p := &i2ctest.Playback{Ops: ops, DontPanic: true}
+	d, err := New(p, &Opts{Channels: channels(1), Sleep: clk.Sleep, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, us := range []time.Duration{1500, 0, 1500} {
+		if err := d.SetPulse(1, us*time.Microsecond); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Error(err)
+	}
+	// On a fresh channel (registers unknown) the whole channel is written, OFF full.
+	bus, chip, clk := simBoard(t)
+	d, err = New(bus, &Opts{Channels: channels(4), Sleep: clk.Sleep, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetPulse(4, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if chip.Register(0x06+4*4+3) != 0x10 || chip.Pulse(4) != 0 {
+		t.Errorf("LED4_OFF_H %#02x, pulse %v: want the full-off bit", chip.Register(0x06+4*4+3), chip.Pulse(4))
+	}
+}
+
+// Halt turns every configured channel fully off and puts the board to sleep; channels it was
+// not given are left alone; a later Flush wakes the board and writes the targets again.
+func TestHalt(t *testing.T) {
+	bus, chip, clk := simBoard(t)
+	if err := bus.Tx(addr, []byte{0x00, 0x20}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(bus, &Opts{Channels: channels(0, 1, 2), Sleep: clk.Sleep, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ch := range 3 {
+		if err := d.SetPosition(ch, 0.25*float64(ch)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Tx(addr, []byte{0x3E, 0x00, 0x00, 0x00, 0x01}, nil); err != nil { // channel 14: another program's
+		t.Fatal(err)
+	}
+	if err := d.SetPosition(0, 1); err != nil { // pending, dropped by Halt
+		t.Fatal(err)
+	}
+	if err := d.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	for ch := range 3 {
+		if r := chip.Register(byte(0x06 + 4*ch + 3)); r&0x10 == 0 {
+			t.Errorf("channel %d: LEDn_OFF_H %#02x: not full off", ch, r)
+		}
+	}
+	if m := chip.Register(0x00); m&0x10 == 0 || chip.Pulse(0) != 0 {
+		t.Errorf("MODE1 %#02x, pulse %v: not asleep", m, chip.Pulse(0))
+	}
+	if chip.Register(0x06+4*14+2) != 0x00 || chip.Register(0x06+4*14+3) != 0x01 {
+		t.Error("Halt wrote a channel it was not given")
+	}
+	if _, pending := d.Target(0); pending {
+		t.Error("a target pending at Halt was kept")
+	}
+	clk.Advance(time.Second)
+	if err := d.SetPosition(1, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Millisecond)
+	if got := chip.Pulse(1); got < 1495*time.Microsecond || got > 1505*time.Microsecond || chip.Register(0x00)&0x10 != 0 {
+		t.Errorf("after Halt and a new target: channel 1 high %v, MODE1 %#02x; want 1.5 ms, awake", got, chip.Register(0x00))
+	}
+}
+
+// Addresses 0x78-0x7F are reserved by the I2C specification and 0x70 is every board's LED All
+// Call address at power-up: refused even with a chip answering there.
+func TestNewRefusesReservedAddresses(t *testing.T) {
+	clk := i2csim.NewManualClock()
+	bus := i2csim.NewBus("1", clk, 1)
+	for _, a := range []uint16{0x70, 0x77, 0x78, 0x7C, 0x7F} {
+		if err := bus.Attach(a, i2csim.NewPCA9685(clk, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for a, want := range map[uint16]string{0x70: "LED All Call", 0x78: "reserved by I2C", 0x7C: "reserved by I2C", 0x7F: "reserved by I2C", 0x77: ""} {
+		_, err := New(bus, &Opts{Addr: a, Sleep: clk.Sleep, Now: clk.Now})
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("New at %#02x: %v", a, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("New at %#02x = %v, want an error saying %q", a, err, want)
 		}
 	}
 }

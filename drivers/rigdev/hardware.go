@@ -842,7 +842,7 @@ func (h *Hardware) Hold() {
 	h.held = true
 	for _, c := range h.pcas {
 		if c.dev != nil {
-			_ = c.dev.Halt()
+			c.dev.Hold()
 		}
 	}
 	for _, p := range h.pots {
