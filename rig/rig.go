@@ -273,6 +273,9 @@ func Parse(r io.Reader, name string) (*Rig, error) {
 			rg.Buses = append(rg.Buses, b)
 		case "pca9685":
 			c := PCA9685{Chip: chip(f, 0x40, 0x7F), FrequencyHz: 50, OscillatorHz: 25e6, Speed: 1.5}
+			if c.Address >= 0x78 {
+				f.fail("address", f.line("address"), "0x%02x is reserved by the I2C specification (0x78-0x7f: 10-bit addressing and future use): a PCA9685 takes 0x40-0x77, but 0x70", c.Address)
+			}
 			f.float("frequency_hz", &c.FrequencyHz, 24, 1526)
 			f.float("oscillator_hz", &c.OscillatorHz, 20e6, 30e6)
 			f.int("max_slewing", &c.MaxSlewing, 0, 16, false)
@@ -292,6 +295,9 @@ func Parse(r io.Reader, name string) (*Rig, error) {
 			s := GPIOServo{Line: t.line}
 			f.str("name", &s.Name, true)
 			f.str("pin", &s.Pin, true)
+			if msg := servoPin(s.Pin); msg != "" && f.err == nil {
+				f.fail("pin", f.line("pin"), "%s", msg)
+			}
 			rg.GPIOServos = append(rg.GPIOServos, s)
 		case "mcp23017":
 			rg.MCP23017 = append(rg.MCP23017, MCP23017{chip(f, 0x20, 0x27)})
@@ -351,6 +357,20 @@ func decodeMachine(f *fields) *Machine {
 	f.str("data", &m.Data, false)
 	f.int("epochs", &m.Epochs, 1, 100000, false)
 	return m
+}
+
+// servoPin tells why a GPIO servo cannot be on pin ("" when it can). Of a Raspberry Pi's
+// header pins only GPIO12, 13, 18 and 19 carry PWM; periph (host v3.8.5, bcm283x) drives GPIO13
+// and GPIO19 from PWM1, the hardware channel, but GPIO12 and GPIO18 by DMA in 5 us steps
+// (PWM0 clocks the DMA).
+func servoPin(pin string) string {
+	switch pin {
+	case "GPIO13", "GPIO19":
+		return ""
+	case "GPIO12", "GPIO18":
+		return fmt.Sprintf("%q is PWM0, which periph drives by DMA in 5 us steps, not as hardware PWM (PWM0 clocks its DMA): use GPIO13 or GPIO19 (PWM1), or better a PCA9685 channel", pin)
+	}
+	return fmt.Sprintf("%q has no hardware PWM: a servo on a Raspberry Pi's own pins needs GPIO13 or GPIO19 (PWM1); or use a PCA9685 channel", pin)
 }
 
 func chip(f *fields, lo, hi uint16) Chip {
@@ -549,11 +569,14 @@ func (rg *Rig) validate() error {
 			return rg.errorAt(c.Line, "[[pca9685]] %q: 0x70 is every PCA9685's ALLCALL address at power-up: choose another", c.Name)
 		}
 	}
-	for _, s := range rg.GPIOServos {
+	for i, s := range rg.GPIOServos {
 		if prev, ok := names[s.Name]; ok {
 			return rg.errorAt(s.Line, "[[gpio_servo]] %q: name given twice (first on line %d)", s.Name, prev)
 		}
 		names[s.Name] = s.Line
+		if i > 0 {
+			return rg.errorAt(s.Line, "[[gpio_servo]] %q: a second GPIO servo: GPIO13 and GPIO19 are the same PWM channel (PWM1) and would send the same pulses; put the others on a PCA9685", s.Name)
+		}
 	}
 	if err := rg.validatePots(); err != nil {
 		return err
@@ -689,6 +712,9 @@ func (rg *Rig) validatePanel() error {
 	}
 	kinds := rg.chipKinds()
 	used := map[string]string{}
+	for _, s := range rg.GPIOServos {
+		used[s.Pin] = fmt.Sprintf("[[gpio_servo]] %q's pin", s.Name)
+	}
 	check := func(role, s string) error {
 		if s == "" {
 			return nil

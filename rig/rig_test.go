@@ -35,11 +35,11 @@ func TestExamples(t *testing.T) {
 	if b := rg.Pots[24]; b.Weight.A != Bias || b.Kind != "servo" || b.Out != (Ref{"knobs2", 8}) {
 		t.Errorf("bias pot: %+v", b)
 	}
-	gs, err := Parse(strings.NewReader(head+"[[gpio_servo]]\nname = \"biasknob\"\npin = \"GPIO18\"\n[[pot]]\nweight = \"R0.bias\"\nout = \"biasknob\"\n"), "gpio.toml")
+	gs, err := Parse(strings.NewReader(head+"[[gpio_servo]]\nname = \"biasknob\"\npin = \"GPIO13\"\n[[pot]]\nweight = \"R0.bias\"\nout = \"biasknob\"\n"), "gpio.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := gs.Pots[0]; b.Weight.A != Bias || b.Kind != "gpio_servo" || b.Out.Channel != -1 || gs.GPIOServos[0].Pin != "GPIO18" {
+	if b := gs.Pots[0]; b.Weight.A != Bias || b.Kind != "gpio_servo" || b.Out.Channel != -1 || gs.GPIOServos[0].Pin != "GPIO13" {
 		t.Errorf("gpio servo pot: %+v", b)
 	}
 	if rg.Pots[20].MinPulse != 600*time.Microsecond || rg.Period() != 50*time.Millisecond {
@@ -86,7 +86,14 @@ func TestBadFiles(t *testing.T) {
 		{"unknown bus", "[rig]\n[[ads1115]]\nname = \"a\"\nbus = \"b\"\naddress = 0x48\n", "rig.toml:2: [[ads1115]] \"a\": bus \"b\" is not a [[bus]]"},
 		{"address clash", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\naddress = 0x48\n[[ads1115]]\nname = \"a\"\nbus = \"main\"\naddress = 0x48\n",
 			"rig.toml:9: [[ads1115]] \"a\": address 0x48 on bus \"main\" is \"k\"'s already"},
-		{"name clash", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\naddress = 0x40\n[[gpio_servo]]\nname = \"k\"\npin = \"GPIO18\"\n", "rig.toml:9: [[gpio_servo]] \"k\": name given twice (first on line 5)"},
+		{"name clash", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\naddress = 0x40\n[[gpio_servo]]\nname = \"k\"\npin = \"GPIO19\"\n", "rig.toml:9: [[gpio_servo]] \"k\": name given twice (first on line 5)"},
+		{"reserved address", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\n\naddress = 0x78\n", "rig.toml:9: [[pca9685]] #1 address: 0x78 is reserved by the I2C specification"},
+		{"reserved address 0x7f", head + "[[pca9685]]\nname = \"k\"\nbus = \"main\"\naddress = 0x7F\n", "rig.toml:8: [[pca9685]] #1 address: 0x7f is reserved"},
+		{"servo on GPIO18", head + "[[gpio_servo]]\nname = \"s\"\n\npin = \"GPIO18\"\n", "rig.toml:8: [[gpio_servo]] #1 pin: \"GPIO18\" is PWM0, which periph drives by DMA in 5 us steps"},
+		{"servo on GPIO12", head + "[[gpio_servo]]\nname = \"s\"\npin = \"GPIO12\"\n", "rig.toml:7: [[gpio_servo]] #1 pin: \"GPIO12\" is PWM0"},
+		{"servo on GPIO5", head + "[[gpio_servo]]\nname = \"s\"\npin = \"GPIO5\"\n", "rig.toml:7: [[gpio_servo]] #1 pin: \"GPIO5\" has no hardware PWM"},
+		{"two GPIO servos", head + "[[gpio_servo]]\nname = \"s\"\npin = \"GPIO13\"\n[[gpio_servo]]\nname = \"t\"\npin = \"GPIO19\"\n", "rig.toml:8: [[gpio_servo]] \"t\": a second GPIO servo: GPIO13 and GPIO19 are the same PWM channel"},
+		{"servo pin on the panel", head + "[[gpio_servo]]\nname = \"s\"\npin = \"GPIO13\"\n[panel]\nstop = \"GPIO13\"\n", "rig.toml:8: [panel] stop: \"GPIO13\" is already [[gpio_servo]] \"s\"'s pin"},
 		{"bad weight", head + "[[pot]]\nweight = \"A3\"\nout = \"x:1\"\n", "rig.toml:6: [[pot]] #1 weight: \"A3\": want R<unit>.A<unit>"},
 		{"unknown chip", head + "[[pot]]\nweight = \"R0.A3\"\nout = \"x:1\"\n", "rig.toml:5: [[pot]] R0.A3: out x:1: no chip named \"x\""},
 		{"channel range", head + servos + "[[pot]]\nweight = \"R0.A3\"\nout = \"k:14\"\ncount = 3\n", "[[pot]] R0.A5: out k:16: want a PCA9685 channel 0..15"},
