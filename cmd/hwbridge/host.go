@@ -13,8 +13,10 @@ import (
 	"periph.io/x/conn/v3/gpio/gpioreg"
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/i2c/i2creg"
+	"periph.io/x/conn/v3/physic"
 	"periph.io/x/host/v3"
 
+	"github.com/mark1-perceptron/mark1/drivers/gpioservo"
 	"github.com/mark1-perceptron/mark1/drivers/rigdev"
 )
 
@@ -31,7 +33,50 @@ func hostEnv(logf func(format string, a ...any)) (rigdev.Env, error) {
 			logf("%s", line)
 		}
 	}
-	return rigdev.Env{Bus: openBus, Pin: openPin}, nil
+	model := boardModel(os.ReadFile)
+	pwm := gpioservo.CheckBoard(model)
+	return rigdev.Env{Bus: openBus, Model: model, Pin: func(name string) (gpio.PinIO, error) {
+		p, err := openPin(name)
+		if err != nil || pwm == nil {
+			return p, err
+		}
+		return noPWM{p, pwm}, nil
+	}}, nil
+}
+
+// modelFiles are where a Linux board's device tree gives its model.
+var modelFiles = []string{"/proc/device-tree/model", "/sys/firmware/devicetree/base/model"}
+
+// boardModel returns the board's model from its device tree (read with read), without the
+// trailing NUL; or, when no device tree tells, a sentence saying so (which names no board a GPIO
+// servo may run on).
+func boardModel(read func(string) ([]byte, error)) string {
+	var why error
+	for _, f := range modelFiles {
+		b, err := read(f)
+		if err == nil && len(b) > 0 && len(b) < 256 {
+			return strings.Trim(string(b), "\x00 \t\r\n")
+		}
+		if why == nil {
+			why = err
+		}
+	}
+	if why == nil {
+		why = errors.New("empty")
+	}
+	return fmt.Sprintf("unknown board (%s: %v)", modelFiles[0], why)
+}
+
+// noPWM is a pin of a board on which periph's PWM would send wrong pulses: its PWM refuses,
+// saying why (everything else is the pin's own), so that no command, hwbridge jog included,
+// sends a servo pulses two thirds as wide as asked.
+type noPWM struct {
+	gpio.PinIO
+	why error
+}
+
+func (p noPWM) PWM(gpio.Duty, physic.Frequency) error {
+	return fmt.Errorf("%s: %w", p.PinIO, p.why)
 }
 
 // failuresTo returns a logf that prints only the lines of drivers that failed, on w.

@@ -16,8 +16,13 @@ import (
 type Env struct {
 	// Bus opens an I²C bus by the rig file's device name ("1", "/dev/i2c-1").
 	Bus func(device string) (i2c.Bus, error)
-	// Pin finds a GPIO pin by name ("GPIO18"); nil when the host has none.
+	// Pin finds a GPIO pin by name ("GPIO13"); nil when the host has none.
 	Pin func(name string) (gpio.PinIO, error)
+	// Model is the board's model, as its device tree gives it (/proc/device-tree/model: "Raspberry
+	// Pi 4 Model B Rev 1.4"), or what the host could tell of it; a GPIO servo is refused on a
+	// board where periph would send its pulses wrong (gpioservo.CheckBoard). Empty in a
+	// simulation, whose pins are no board's: the check is skipped.
+	Model string
 	// Now and Sleep are the clock (nil: the wall clock). Tests use a manual clock.
 	Now   func() time.Time
 	Sleep func(time.Duration)

@@ -207,6 +207,11 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 			if env.Pin == nil {
 				return nil, fmt.Errorf("%s:%d: [[gpio_servo]] %q: this host has no GPIO pins", spec.File, p.gs.line, p.gs.name)
 			}
+			if env.Model != "" {
+				if err := gpioservo.CheckBoard(env.Model); err != nil {
+					return nil, fmt.Errorf("%s:%d: [[gpio_servo]] %q: %w", spec.File, p.gs.line, p.gs.name, err)
+				}
+			}
 			var pin string
 			for _, s := range spec.GPIOServos {
 				if s.Name == p.gs.name {
