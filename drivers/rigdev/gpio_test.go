@@ -26,7 +26,7 @@ func TestGPIOServoBoards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for model, want := range map[string]string{
-		"":                                        "",
+		"": "",
 		"Raspberry Pi 3 Model B Plus Rev 1.3\x00": "",
 		"Raspberry Pi Zero 2 W Rev 1.0\x00":       "",
 		"Raspberry Pi 4 Model B Rev 1.4\x00":      `gpio.toml:2: [[gpio_servo]] "biasknob": a servo on a GPIO pin of a Raspberry Pi 4 Model B Rev 1.4 would get wrong pulses`,
