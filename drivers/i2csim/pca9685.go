@@ -341,12 +341,13 @@ type Servo struct {
 	Deadband           time.Duration // pulse changes smaller than this do not move it
 	Supply             *Supply       // its power supply, or nil
 
-	clock  Clock
-	mu     sync.Mutex
-	pos    float64 // degrees from the MinPulse end
-	target float64
-	pulse  time.Duration
-	last   time.Time
+	clock     Clock
+	mu        sync.Mutex
+	pos       float64 // degrees from the MinPulse end
+	target    float64
+	pulse     time.Duration
+	last      time.Time
+	travelled float64 // degrees moved, in all
 }
 
 // NewServo returns a servo of 500-2500 us over 180 degrees at 600 degrees per second, with a
@@ -388,12 +389,14 @@ func (s *Servo) update(now time.Time) {
 		return
 	}
 	step := float64(s.Speed * dt)
+	from := s.pos
 	switch {
 	case s.pos < s.target:
 		s.pos = math.Min(s.target, s.pos+step)
 	case s.pos > s.target:
 		s.pos = math.Max(s.target, s.pos-step)
 	}
+	s.travelled += math.Abs(s.pos - from)
 }
 
 func (s *Servo) movingAt(now time.Time) bool {
@@ -409,6 +412,15 @@ func (s *Servo) Angle() float64 {
 	defer s.mu.Unlock()
 	s.update(s.clock.Now())
 	return s.pos
+}
+
+// Travelled returns how far the servo has moved in all, in degrees (a sweep to both ends of
+// the travel is at least one whole travel).
+func (s *Servo) Travelled() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.update(s.clock.Now())
+	return s.travelled
 }
 
 // Moving reports whether the servo is still travelling to its target.

@@ -10,8 +10,13 @@
 //
 // # Closed loop
 //
-// A pot with a read-back (an ADS1115 channel on its wiper) is calibrated at Open: driven to
-// both ends of its travel, where the ADC's readings become positions 0 and 1. After each move
+// A pot with a read-back (an ADS1115 channel on its wiper) is calibrated once: driven to both
+// ends of its travel (a sweep), where the ADC's readings become positions 0 and 1. The ends are
+// kept in Env.CalFile (JSON) and read at the next Open, for each pot whose rig file entry is
+// the same (its weight, output, read-back, and its pulses and board or its chip's model); each
+// such pot is checked once at its first position (read back within the rig's tolerance of it),
+// and one that fails (a knob slipped on its shaft, a pot rewired) is swept again, as are all of
+// them when Env.Recalibrate is set. Without a file every Open sweeps. After each move
 // it is read back once settled (a servo's travel time, estimated by its board); when the
 // reading is off its target by more than the rig's tolerance, the command is corrected by the
 // error and sent again, at most max_corrections times; a pot that still does not follow is

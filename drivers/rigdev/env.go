@@ -30,6 +30,14 @@ type Env struct {
 	Log func(format string, a ...any)
 	// Trace, when not nil, receives every bus transaction, one line each.
 	Trace io.Writer
+	// CalFile is where the read-back pots' ends are kept between starts (JSON, written
+	// atomically when a sweep finds new ends); "" keeps them in memory only, so every Open
+	// sweeps. CalRead are more files read, never written (an older place); for each pot the
+	// newest matching entry of them all counts.
+	CalFile string
+	CalRead []string
+	// Recalibrate sweeps every read-back pot at Open, whatever the files hold.
+	Recalibrate bool
 }
 
 func (e *Env) fill() {

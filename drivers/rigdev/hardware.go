@@ -138,12 +138,16 @@ type Hardware struct {
 	lastChk  time.Time
 	refresh  int
 	stats    Stats
-	errs     []error // faults during the current Settle
+	errs     []error            // faults during the current Settle
+	calTime  map[*Pot]time.Time // when each calibrated pot's ends were found
 }
 
 // Open opens the rig's buses and chips. A bus that cannot be opened is an error (naming the
 // rig file's line); a chip that does not answer is reported and marked faulty, and tried again
-// later. Pots with a read-back are calibrated (driven to both ends) before Open returns.
+// later. Pots with a read-back are calibrated before Open returns: with the ends stored in
+// Env.CalFile (or Env.CalRead) when they match the rig file and pass a check (each pot read
+// back once at its first position), else by driving them to both ends (a sweep), whose result
+// is stored in Env.CalFile.
 func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 	env.fill()
 	h := &Hardware{spec: spec, env: env, meters: map[string]*meter{}, adcs: map[string]*adcChip{}, byWeight: map[rig.Weight]*Pot{}}
@@ -249,7 +253,7 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 	for _, p := range h.pots {
 		h.initTarget(p)
 	}
-	h.calibrate()
+	h.calibrateAtOpen()
 	return h, nil
 }
 
@@ -698,18 +702,10 @@ func (h *Hardware) verify(now time.Time) {
 	}
 }
 
-// calibrate drives every pot with a read-back to both ends of its travel and takes the ADC's
-// readings there as positions 0 and 1, then puts the pots back (called with the lock held).
-func (h *Hardware) calibrate() {
-	var pots []*Pot
-	for _, p := range h.pots {
-		if p.adc != nil {
-			pots = append(pots, p)
-		}
-	}
-	if len(pots) == 0 {
-		return
-	}
+// sweep drives the pots (each with a read-back) to both ends of their travel and takes the
+// ADC's readings there as positions 0 and 1, then sends them back to their targets (called
+// with the lock held).
+func (h *Hardware) sweep(pots []*Pot) {
 	saved := make([]Pot, len(pots))
 	for i, p := range pots {
 		saved[i] = *p
@@ -750,8 +746,6 @@ func (h *Hardware) calibrate() {
 			p.v0, p.v1, p.calibrated = v0, v1, true
 		}
 	}
-	h.settleLocked(10*time.Second, true)
-	h.errs = nil
 }
 
 // Settle writes and reads back until every pot has reached its target (or been reported as
