@@ -451,7 +451,7 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 	go extra(ctx)
 	err = server(ctx, h, ln, logger)
 	stop() // a second signal ends the program at once
-	logger.Printf("stopping: parking the servos, keeping the digital pots")
+	logger.Printf("stopping: parking the servos, keeping the digital pots, then halting every device (servo signals off, boards asleep, lamps out)")
 	if serr := hw.Shutdown(10 * time.Second); serr != nil {
 		logger.Printf("shutdown: %v", serr)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mark1-perceptron/mark1/drivers/ads1115"
 	"github.com/mark1-perceptron/mark1/drivers/gpioservo"
 	"github.com/mark1-perceptron/mark1/drivers/mcp44x1"
+	"github.com/mark1-perceptron/mark1/drivers/panel"
 	"github.com/mark1-perceptron/mark1/drivers/pca9685"
 	"github.com/mark1-perceptron/mark1/rig"
 )
@@ -140,6 +141,7 @@ type Hardware struct {
 	stats    Stats
 	errs     []error            // faults during the current Settle
 	calTime  map[*Pot]time.Time // when each calibrated pot's ends were found
+	panels   []*panel.Panel     // opened by OpenPanel, halted by Shutdown
 }
 
 // Open opens the rig's buses and chips. A bus that cannot be opened is an error (naming the
@@ -892,8 +894,14 @@ func (h *Hardware) Park() {
 }
 
 // Shutdown parks the servos (waiting up to timeout for them), saves the MCP4461s' wipers to
-// EEPROM where they changed, and leaves the digital pots as they are.
+// EEPROM where they changed, and then halts every device (conn.Resource's Halt): each servo
+// board turns its channels fully off, so the parked servos go limp where they are, and sleeps;
+// a GPIO servo's pin goes low (and periph's PWM clock stops); a panel's lamps go out; the
+// digital pots keep their wipers (the weights) and the ADCs, single-shot, are idle already. Its
+// servos are parked, not held: with no daemon to watch them, a servo held against a jammed knob
+// would stall and heat until someone noticed. The rig is not used after Shutdown.
 func (h *Hardware) Shutdown(timeout time.Duration) error {
+	deadline := h.env.Now().Add(timeout)
 	h.Park()
 	err := h.Settle(timeout)
 	h.mu.Lock()
@@ -901,6 +909,20 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 	var errs []error
 	if err != nil {
 		errs = append(errs, err)
+	}
+	// A servo without a read-back is done once written: wait for its travel too, or halting
+	// would leave it short of its park position.
+	for {
+		now := h.env.Now()
+		h.write(now)
+		if !h.travelling(now) {
+			break
+		}
+		if !now.Before(deadline) {
+			errs = append(errs, fmt.Errorf("rig: servos still moving after %v: halted where they were", timeout))
+			break
+		}
+		h.env.Sleep(min(h.spec.Period()/4, 5*time.Millisecond))
 	}
 	for _, c := range h.mcps {
 		if c.dev == nil || c.faulty || c.dev.Variant() != mcp44x1.MCP4461 {
@@ -912,7 +934,54 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 			h.env.Log("rig: %s: wipers %v saved to EEPROM", &c.chipState, saved)
 		}
 	}
+	h.held = true // nothing is written any more
+	now := h.env.Now()
+	for _, c := range h.pcas {
+		if c.dev != nil {
+			if err := h.try(&c.chipState, now, "halting", c.dev.Halt); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	for _, g := range h.gservos {
+		if g.dev != nil {
+			if err := g.dev.Halt(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	for _, c := range h.mcps {
+		if c.dev != nil {
+			errs = append(errs, c.dev.Halt())
+		}
+	}
+	for _, c := range h.adcs {
+		if c.dev != nil {
+			errs = append(errs, c.dev.Halt())
+		}
+	}
+	for _, p := range h.panels {
+		if err := p.Halt(); err != nil {
+			errs = append(errs, fmt.Errorf("panel: %w", err))
+		}
+	}
 	return join(errs)
+}
+
+// travelling reports whether a servo on a working chip has a target to write or is still
+// moving, as its board estimates (called with the lock held).
+func (h *Hardware) travelling(now time.Time) bool {
+	for _, c := range h.pcas {
+		if c.dev != nil && !c.faulty && c.dev.Busy() {
+			return true
+		}
+	}
+	for _, g := range h.gservos {
+		if g.pot != nil && !g.faulty && (g.pot.phase == writing || g.pot.settleAt.After(now)) {
+			return true
+		}
+	}
+	return false
 }
 
 // SaveNV stores the MCP4461s' changed wipers in EEPROM, at most once per nv_save_s per wiper.

@@ -121,6 +121,9 @@ func (h *Hardware) OpenPanel() (*panel.Panel, error) {
 	if err != nil {
 		return nil, at("%v", err)
 	}
+	h.mu.Lock()
+	h.panels = append(h.panels, p) // Shutdown halts it: its lamps go out
+	h.mu.Unlock()
 	return p, nil
 }
 
