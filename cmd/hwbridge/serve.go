@@ -21,18 +21,21 @@ import (
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
 	"github.com/mark1-perceptron/mark1/drivers/rigdev"
 	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/internal/listenaddr"
 	"github.com/mark1-perceptron/mark1/rig"
 )
 
 // rigFlags open a rig, real or simulated.
 type rigFlags struct {
-	rig      string
-	simulate bool
-	trace    bool
-	seed     uint64
-	noise    float64
-	oscErr   float64
+	rig         string
+	simulate    bool
+	trace       bool
+	seed        uint64
+	noise       float64
+	oscErr      float64
+	stateDir    string
+	recalibrate bool
 }
 
 func (f *rigFlags) register(fs *flag.FlagSet) {
@@ -42,6 +45,69 @@ func (f *rigFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 1, "with --simulate: the seed of the simulated chips' noise and nonlinearity")
 	fs.Float64Var(&f.noise, "noise", 0.5e-3, "with --simulate: the ADCs' input noise, volts")
 	fs.Float64Var(&f.oscErr, "osc-error", 0, "with --simulate: how far servo board i's oscillator runs fast, times i+1 (0.03: 3%, 6%, ...)")
+	fs.StringVar(&f.stateDir, "state-dir", "", "keep the read-back pots' calibration in this DIR when the rig file's folder cannot be written or the rig is\nbuilt in (default: $STATE_DIRECTORY, which systemd's StateDirectory= sets; with --simulate, only this flag)")
+	fs.BoolVar(&f.recalibrate, "recalibrate", fs.Name() == "hwbridge calibrate", "sweep every read-back pot to both ends at start, whatever calibration is stored")
+}
+
+// calFiles decides where the read-back pots' calibration is kept: the file written (and read),
+// "" to keep it in memory; other files read; and a sentence saying so. A rig file's calibration
+// goes beside it (rig.toml.cal) when that folder can be written, else in the state directory
+// (--state-dir, or systemd's $STATE_DIRECTORY); a built-in rig's in the state directory. A
+// simulation's ends are no real rig's: they go only to a --state-dir, as NAME.sim.cal.
+func (f *rigFlags) calFiles() (write string, read []string, note string) {
+	state := f.stateDir
+	if state == "" && !f.simulate {
+		state, _, _ = strings.Cut(os.Getenv("STATE_DIRECTORY"), ":")
+	}
+	var name, beside string
+	if b, ok := strings.CutPrefix(f.rig, rig.BuiltinPrefix); ok {
+		name = "builtin-" + b + ".cal"
+	} else {
+		name, beside = filepath.Base(f.rig)+".cal", f.rig+".cal"
+	}
+	if f.simulate {
+		if state == "" {
+			return "", nil, "calibration kept in memory: a simulated rig's is stored only with --state-dir DIR"
+		}
+		name, beside = strings.TrimSuffix(name, ".cal")+".sim.cal", ""
+	}
+	var cands []string
+	if beside != "" {
+		cands = append(cands, beside)
+	}
+	if state != "" {
+		cands = append(cands, filepath.Join(state, name))
+	}
+	var why []string
+	for _, c := range cands {
+		if write == "" {
+			err := atomicfile.Check(c)
+			if err == nil {
+				write = c
+				continue
+			}
+			why = append(why, err.Error())
+		}
+		if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
+			read = append(read, c)
+		}
+	}
+	switch {
+	case write != "" && len(read) > 0:
+		note = fmt.Sprintf("calibration kept in %s (also read: %s)", write, strings.Join(read, ", "))
+	case write != "":
+		note = "calibration kept in " + write
+	default:
+		where := "no state directory is given"
+		if len(why) > 0 {
+			where = strings.Join(why, "; ")
+			if state == "" {
+				where += ", and no state directory is given"
+			}
+		}
+		note = fmt.Sprintf("calibration kept in memory only (%s: give --state-dir DIR, or StateDirectory= in the systemd unit): every start sweeps the read-back pots to their ends", where)
+	}
+	return write, read, note
 }
 
 // open reads the rig file and opens its hardware (or its simulation).
@@ -76,6 +142,15 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 	env.Log = logger.Printf
 	if f.trace {
 		env.Trace = stderr
+	}
+	for _, p := range spec.Pots {
+		if p.Readback != nil {
+			var note string
+			env.CalFile, env.CalRead, note = f.calFiles()
+			env.Recalibrate = f.recalibrate
+			logger.Printf("%s", note)
+			break
+		}
 	}
 	hw, err := rigdev.Open(spec, env)
 	if err != nil {
