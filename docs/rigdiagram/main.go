@@ -104,10 +104,11 @@ func draw1() *image.RGBA {
 	c := canvas{image.NewRGBA(image.Rect(0, 0, width, height))}
 	draw.Draw(c, c.Bounds(), &image.Uniform{paper}, image.Point{}, draw.Src)
 	c.text(30, 18, "mark1 rig: wiring", 3, black)
-	c.text(420, 30, "all logic at 3.3 V from the Pi; the servos on their own supply, grounds joined", 1, grey)
+	c.text(420, 22, "all logic at 3.3 V from the Pi; the servos on their own supply, grounds joined", 1, grey)
+	c.text(420, 40, "a 0.1 uF capacitor from VDD to GND beside every bare chip (breakout boards carry their own)", 1, grey)
 
 	// The Raspberry Pi and its header pins.
-	c.box(30, 80, 330, 700, piFill, "Raspberry Pi", "40-pin header, pin numbers", "(any Pi 2, 3, 4, 5 or Zero)", "", "I2C: raspi-config nonint do_i2c 0", "user in group i2c")
+	c.box(30, 80, 330, 700, piFill, "Raspberry Pi", "40-pin header, pin numbers", "(Pi 2, 3, 4, 5, Zero or Zero 2)", "", "I2C: raspi-config nonint do_i2c 0", "user in group i2c")
 	type pin struct {
 		n     int
 		label string
@@ -115,8 +116,8 @@ func draw1() *image.RGBA {
 	}
 	pins := []pin{
 		{1, "3V3", v33}, {3, "SDA  GPIO2", sda}, {5, "SCL  GPIO3", scl}, {6, "GND", gnd},
-		{12, "GPIO18 PWM0 (servo)", sig}, {29, "GPIO5  Train", sig}, {31, "GPIO6  Test", sig},
-		{33, "GPIO13 Stop", sig}, {35, "GPIO19 Reset", sig},
+		{29, "GPIO5  Train", sig}, {31, "GPIO6  Test", sig},
+		{33, "GPIO13 Stop   (PWM1)", sig}, {35, "GPIO19 Reset  (PWM1)", sig},
 	}
 	py := map[int]int{}
 	for i, p := range pins {
@@ -149,7 +150,7 @@ func draw1() *image.RGBA {
 	}
 	// PCA9685 servo boards.
 	chipAt(500, 70, 800, 230, chip, "PCA9685  0x40", "servo board \"knobs1\"", "VCC 3.3 V, OE to GND", "no address jumper: 0x40", "V+ from the servo supply", "outputs 0..15: servo signals")
-	chipAt(500, 250, 800, 410, chip, "PCA9685  0x41", "servo board \"knobs2\"", "jumper A0 closed: 0x41", "(0x40 + A5..A0; never 0x70)", "V+ from the servo supply", "max_slewing: a few at a time")
+	chipAt(500, 250, 800, 410, chip, "PCA9685  0x41", "servo board \"knobs2\"", "jumper A0 closed: 0x41", "(0x40 + A5..A0: to 0x77, not 0x70)", "V+ from the servo supply", "max_slewing: a few at a time")
 	// The servo supply, apart from the Pi.
 	c.box(900, 60, 1250, 190, power, "Servo supply", "5-6 V, 1-2 A per moving servo", "+ 1000 uF on the boards' V+", "NOT from the Pi's 5 V pins", "its GND joins the Pi's GND once")
 	c.wire(800, 120, 850, 120, 900, vservo)
@@ -169,7 +170,7 @@ func draw1() *image.RGBA {
 	c.text(860, 262, "PWM signals from knobs2", 1, sig)
 
 	// Digital pots.
-	chipAt(500, 440, 800, 610, chip, "MCP4451  0x2C-0x2F", "4 pots x 257 steps each", "A1 A0 to GND/3.3V: 0x2C + A1A0", "P0A..P3A to 3.3 V", "P0B..P3B to GND", "wipers P0W..P3W: the weights")
+	chipAt(500, 440, 800, 610, chip, "MCP4451  0x2C-0x2F", "4 pots x 257 steps each", "TSSOP-20: solder it to an adapter", "A1 A0 to GND/3.3V: 0x2C + A1A0", "(unwired: pulled up inside, 0x2F)", "P0A..P3A to 3.3 V, P0B..P3B to GND", "wipers P0W..P3W: the weights")
 	// ADCs.
 	chipAt(500, 640, 800, 810, chip, "ADS1115  0x48-0x4B", "4 inputs each, 16 bits", "ADDR to GND 0x48, VDD 0x49,", "SDA 0x4A, SCL 0x4B", "AIN0..3: a pot's wiper each", "(a knob's pot: across 3.3 V)")
 	// Read-back wiring.
@@ -179,7 +180,7 @@ func draw1() *image.RGBA {
 	c.text(1200, 766, "knob pot wiper -> AIN (closed loop)", 1, wiper)
 
 	// Panel.
-	chipAt(500, 840, 800, 990, panelC, "MCP23017  0x20", "panel expander (optional)", "A0.. buttons and force switches", "   to GND (pull-ups on)", "B0.. lamps through a ULN2803", "")
+	chipAt(500, 840, 800, 990, panelC, "MCP23017  0x20", "panel expander (optional)", "GPA0..6: buttons, force switches", "   to GND (pull-ups on)", "GPB0..7: lamps through a ULN2803", "RESET to 3.3 V; A2 A1 A0 to GND")
 	c.box(900, 820, 1250, 960, panelC, "Panel", "Train, Test, Stop, Reset: buttons", "force0..: switches (force an R-unit)", "r0..: a lamp per R-unit; fault lamp", "on GPIO pins or on the MCP23017")
 	c.wire(800, 900, 850, 900, 900, sig)
 	for _, p := range []int{29, 31, 33, 35} {
@@ -190,10 +191,11 @@ func draw1() *image.RGBA {
 	c.vline(880, 950, 1000, sig, 2)
 	c.hline(880, 900, 950, sig, 2)
 	c.text(560, 1016, "buttons on Pi pins 29, 31, 33, 35 (to GND)", 1, sig)
-	// GPIO servo.
-	c.hline(330, 350, py[12], sig, 2)
-	c.text(40, 720, "pin 12: a servo on GPIO18's PWM", 1, sig)
-	c.text(40, 738, "(Pi 1-4, as root; Pi 5: PCA9685)", 1, sig)
+	// GPIO servo: PWM1 only, on a Pi whose clock periph gets right.
+	c.text(40, 710, "a servo on the Pi's own PWM: pin 33", 1, sig)
+	c.text(40, 728, "or 35 (PWM1; move that button), one", 1, sig)
+	c.text(40, 746, "servo; Pi 2, 3, Zero, Zero 2; root;", 1, sig)
+	c.text(40, 764, "a Pi 4 or 5: on a PCA9685 only", 1, sig)
 
 	// Legend.
 	c.text(30, 790, "wires:", 2, black)
