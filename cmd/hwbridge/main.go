@@ -18,8 +18,11 @@
 //
 // --simulate runs the rig on simulated chips (any machine); --trace prints the bus traffic.
 // The API listens on loopback by default; a token (--token-file) is required to listen
-// anywhere else, and is then required of every request. SIGINT or SIGTERM park the servos and
-// leave the digital pots as they are (an MCP4461's changed wipers are saved to its EEPROM).
+// anywhere else, and is then required of every request. SIGINT or SIGTERM park the servos,
+// then halt every chip (the servo boards' outputs off and asleep, so parked servos go limp; the
+// panel's lamps out) and leave the digital pots as they are (an MCP4461's changed wipers are
+// saved to its EEPROM). The watchdog arms at a client's first request and stops motion when that
+// client goes silent; docs/rig.md says what a client sees.
 //
 // docs/rig.md has the wiring, the Pi's set-up, the systemd unit and the calibration.
 package main
