@@ -2,9 +2,9 @@ package machine
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
+	"github.com/mark1-perceptron/mark1/knob"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
@@ -178,36 +178,15 @@ func idealRetina(p retina.Params) retina.Params {
 func (c Config) IsIdeal() bool { return c.Retina.Ideal && c.Pots.Ideal }
 
 func (c Config) validate() error {
+	// Every top-level key against its range (topDocs), then what depends on other fields.
+	if err := knob.CheckStruct(c, topDocs); err != nil {
+		return err
+	}
 	switch {
-	case c.RUnits < 1 || c.RUnits > MaxRUnits:
-		return fmt.Errorf("r_units: %d is outside 1..%d", c.RUnits, MaxRUnits)
-	case c.Rule < Alpha || c.Rule > Forced:
-		return fmt.Errorf("rule: unknown rule %d", int(c.Rule))
-	case !(c.PresentationTime > 0) || math.IsInf(c.PresentationTime, 0):
-		return fmt.Errorf("presentation_time_s: %v must be a positive number of seconds", c.PresentationTime)
-	}
-	switch c.Order {
-	case OrderShuffle, OrderFile, OrderInterleave:
-	default:
-		return fmt.Errorf("order: unknown order %q (want shuffle, file or interleave)", c.Order)
-	}
-	switch c.Coding {
-	case CodingAuto, CodingOneHot, CodingBinary:
-	case CodingTable:
-		if c.Codes == nil {
-			return fmt.Errorf("coding: table coding needs a code table")
-		}
-	default:
-		return fmt.Errorf("coding: unknown coding %q (want auto, onehot, binary or a code file)", c.Coding)
-	}
-	switch c.Wiring {
-	case WiringRandom, WiringIdentity, WiringLocal:
-	case WiringFile:
-		if c.Board == nil {
-			return fmt.Errorf("wiring: file wiring needs a board")
-		}
-	default:
-		return fmt.Errorf("wiring: unknown preset %q (want random, identity, local or a wiring file)", c.Wiring)
+	case c.Coding == CodingTable && c.Codes == nil:
+		return fmt.Errorf("coding: table coding needs a code table")
+	case c.Wiring == WiringFile && c.Board == nil:
+		return fmt.Errorf("wiring: file wiring needs a board")
 	}
 	return nil
 }

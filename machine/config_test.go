@@ -81,7 +81,14 @@ func TestReadConfigErrors(t *testing.T) {
 		{"float for int", "r_units = 8.5\n", "c.toml:1: r_units: 8.5 is not a whole number"},
 		{"bad name", "rule = \"delta\"\n", "c.toml:1: rule: unknown rule \"delta\""},
 		{"twice", "seed = 1\nseed = 2\n", "c.toml:2: seed: given twice (first on line 1)"},
-		{"twice dotted", "retina.gamma = 1\n[retina]\ngamma = 2\n", "c.toml:3: retina.gamma: given twice"},
+		{"twice dotted", "retina.gamma = 1\n[retina]\ngamma = 2\n", "c.toml:2: [retina]: the section was already given by dotted keys (line 1)"},
+		// A section given twice (issue 18: accepted), and values that train refused later
+		// without a file:line (issue 18: a local radius of 1e8 or -1).
+		{"table twice", "[retina]\ngamma = 1\n\n[pots]\nrange = 8\n[retina]\nspread = 0\n", "c.toml:6: [retina]: given twice (first on line 1)"},
+		{"local radius 1e8", "local_radius = 100000000\n", "c.toml:1: local_radius: 100000000, want 1..10"},
+		{"local radius -1", "local_radius = -1\n", "c.toml:1: local_radius: -1, want 1..10"},
+		{"dark noise 1e308", "[retina]\ndark_noise = 1e308\n", "c.toml:2: retina: dark_noise: 1e+308, want 0..10"},
+		{"presentation 1e-300", "presentation_time_s = 1e-300\n", "c.toml:1: presentation_time_s: 1e-300, want 0.1..3600"},
 		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not a array"},
 		{"array table", "[[retina]]\n", "c.toml:1: [[retina]]: arrays of tables"},
 		{"malformed", "seed = \n", "c.toml:1: malformed TOML"},
@@ -143,10 +150,10 @@ func TestSet(t *testing.T) {
 	c := Default()
 	for _, tt := range []struct{ key, value, want string }{
 		{"seed", "-1", "seed: \"-1\" is not a whole number"},
-		{"r_units", "0", "r_units: 0 is outside 1..64"},
+		{"r_units", "0", "r_units: 0, want 1..64"},
 		{"pots.backlash", "-1", "backlash"},
 		{"retina.polarity", "sideways", "\"sideways\""},
-		{"order", "random", "order: unknown order"},
+		{"order", "random", `order: "random", want shuffle, file or interleave`},
 		{"nosuch", "1", "nosuch: unknown key"},
 		{"retina", "1", "retina: unknown key"},
 	} {

@@ -116,6 +116,8 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 		return p.Shape(n.Raw).Start.Line
 	}
 	seen := map[string]int{}
+	tables := map[string]int{}   // sections given by a [header], by line
+	dottedAt := map[string]int{} // sections given by dotted keys outside any [header]
 	table := ""
 	for p.NextExpression() {
 		e := p.Expression()
@@ -123,9 +125,17 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 		case unstable.Table:
 			key, first := dotted(e.Key())
 			table = key
+			line := keyLine(first)
 			if !isSection(key) {
-				return base, fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, keyLine(first), key)
+				return base, fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, line, key)
 			}
+			if prev, ok := tables[key]; ok {
+				return base, fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, line, key, prev)
+			}
+			if prev, ok := dottedAt[key]; ok {
+				return base, fmt.Errorf("%s:%d: [%s]: the section was already given by dotted keys (line %d)", name, line, key, prev)
+			}
+			tables[key] = line
 		case unstable.ArrayTable:
 			key, first := dotted(e.Key())
 			return base, fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, keyLine(first), key)
@@ -134,6 +144,10 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 			line := keyLine(first)
 			if table != "" {
 				key = table + "." + key
+			} else if sec, _, ok := strings.Cut(key, "."); ok {
+				if _, ok := dottedAt[sec]; !ok {
+					dottedAt[sec] = line
+				}
 			}
 			if prev, ok := seen[key]; ok {
 				return base, fmt.Errorf("%s:%d: %s: given twice (first on line %d)", name, line, key, prev)
@@ -155,6 +169,11 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 			line = lineOf(pe.Highlight)
 		}
 		return base, fmt.Errorf("%s:%d: malformed TOML: %v", name, line, err)
+	}
+	// Each key was checked with its part as it came; the whole, whose parts depend on each
+	// other, now.
+	if err := c.Validate(); err != nil {
+		return base, fmt.Errorf("%s: %w", name, err)
 	}
 	return c, nil
 }

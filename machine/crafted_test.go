@@ -104,6 +104,23 @@ func TestCraftedStates(t *testing.T) {
 		{"label twice", false, func(v map[string]any) { set(v, "E", "classes", 1) }, "twice"},
 		{"noise generator garbage", false, func(v map[string]any) { set(v, "AAAA", "noise_rng") }, "noise_rng"},
 		{"wiring garbage", false, func(v map[string]any) { set(v, "a0 theta=1 +999\n", "wiring") }, "wiring"},
+		// The configuration must describe its own wiring (issue 18: it loaded, and the next
+		// save copied the contradiction).
+		{"a_units not the wiring's", false, func(v map[string]any) { set(v, 64.0, "config", "mark_i", "a_units") }, "mark_i.a_units: 64, but the wiring has 32 A-units"},
+		{"exc not the wiring's", false, func(v map[string]any) { set(v, 6.0, "config", "mark_i", "exc") }, "mark_i.exc: 6, but A-unit 0 of the wiring has 7"},
+		{"inh not the wiring's", false, func(v map[string]any) { set(v, 3.0, "config", "mark_i", "inh") }, "mark_i.inh: 3"},
+		{"theta not the wiring's", false, func(v map[string]any) { set(v, 3.0, "config", "mark_i", "theta") }, "mark_i.theta: 3, but A-unit 0 of the wiring has threshold 2"},
+		{"fanout not the wiring's", false, func(v map[string]any) { set(v, 39.0, "config", "mark_i", "fanout") }, "mark_i.fanout: 39"},
+		{"dark noise 1e308", false, func(v map[string]any) { set(v, 1e308, "config", "retina", "dark_noise") }, "dark_noise: 1e+308, want 0..10"},
+		{"latch 1e308", false, func(v map[string]any) { set(v, 1e308, "config", "retina", "latch_s") }, "latch_s"},
+		{"rotation 1e308", false, func(v map[string]any) { set(v, 1e308, "config", "retina", "rotation_deg") }, "rotation_deg"},
+		{"presentation time 1e308", false, func(v map[string]any) { set(v, 1e308, "config", "presentation_time_s") }, "presentation_time_s"},
+		{"presentation time 1e-300", false, func(v map[string]any) { set(v, 1e-300, "config", "presentation_time_s") }, "presentation_time_s"},
+		{"track tau 1e-300", false, func(v map[string]any) { set(v, 1e-300, "config", "pots", "track_tau_s") }, "track_tau_s"},
+		{"clock 1e308", false, func(v map[string]any) { set(v, 1e308, "clock_s") }, "clock_s"},
+		// A version 2 body under a version 2 header must have version 2's fields.
+		{"version 2 without order", false, func(v map[string]any) { delete(v["config"].(map[string]any), "order") }, "config.order: missing: a version 2 state has it"},
+		{"version 2 without a rack's warm-up", false, func(v map[string]any) { delete(at(v, "racks", 1).(map[string]any), "warm_left") }, "racks[].warm_left: missing"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,5 +143,10 @@ func TestCraftedStates(t *testing.T) {
 	}
 	if _, err := ReadState(strings.NewReader(good), "m.state"); err != nil {
 		t.Fatalf("the unedited state: %v", err)
+	}
+	// A version 1 header on a version 2 body (issue 18: it loaded).
+	v1 := fmt.Sprintf("mark1-state 1 %d %x\n%s", len(body), sha256.Sum256([]byte(body)), body)
+	if _, err := ReadState(strings.NewReader(v1), "m.state"); err == nil || !strings.Contains(err.Error(), "m.state: config.order: a version 2 field, in a state whose header says version 1") {
+		t.Fatalf("a version 1 header on a version 2 body: %v", err)
 	}
 }

@@ -21,16 +21,33 @@ import (
 
 // topDocs describes the top-level keys of a Config.
 var topDocs = []knob.Doc{
-	{Key: "seed", Models: "root of every random choice: wiring, cell and motor spreads, noise, order", Source: knob.Setting},
-	{Key: "r_units", Models: "response units (R-units), one rack of pots each", Unit: "units", Source: knob.Historical},
-	{Key: "rule", Models: "reinforcement rule: alpha (error correction), gamma (conserving) or forced", Source: knob.Historical},
-	{Key: "coding", Models: "how classes map onto R-units: auto, onehot or binary (a code file with --coding FILE)", Source: knob.Setting},
-	{Key: "wiring", Models: "plug-board: random (Mark I), identity (phi(x) = x) or local (a wiring file with --wiring FILE)", Source: knob.Setting},
-	{Key: "local_units", Models: "A-units of the local wiring", Unit: "units", Source: knob.Assumed},
-	{Key: "local_radius", Models: "radius of a local A-unit's excitatory centre", Unit: "cells", Source: knob.Assumed},
-	{Key: "presentation_time_s", Models: "machine time of one presentation", Unit: "s", Source: knob.Historical},
-	{Key: "order", Models: "order of presentation in an epoch: shuffle, file or interleave", Source: knob.Setting},
+	{Key: "seed", Models: "root of every random choice: wiring, cell and motor spreads, noise, order", Source: knob.Setting,
+		Range: knob.Closed(0, math.MaxInt64)}, // a TOML integer: 0..2^63-1
+	{Key: "r_units", Models: "response units (R-units), one rack of pots each", Unit: "units", Source: knob.Historical,
+		Range: knob.Closed(1, MaxRUnits)},
+	{Key: "rule", Models: "reinforcement rule: alpha (error correction), gamma (conserving) or forced", Source: knob.Historical,
+		Range: knob.Names("alpha", "gamma", "forced")},
+	{Key: "coding", Models: "how classes map onto R-units: auto, onehot or binary (a code file with --coding FILE)", Source: knob.Setting,
+		Range: knob.Names(CodingAuto, CodingOneHot, CodingBinary, CodingTable)},
+	{Key: "wiring", Models: "plug-board: random (Mark I), identity (phi(x) = x) or local (a wiring file with --wiring FILE)", Source: knob.Setting,
+		Range: knob.Names(WiringRandom, WiringIdentity, WiringLocal, WiringFile)},
+	{Key: "local_units", Models: "A-units of the local wiring", Unit: "units", Source: knob.Assumed,
+		Range: knob.Closed(1, patchboard.MaxUnits)},
+	{Key: "local_radius", Models: "radius of a local A-unit's excitatory centre", Unit: "cells", Source: knob.Assumed,
+		Range: knob.Closed(1, patchboard.MaxLocalRadius)},
+	{Key: "presentation_time_s", Models: "machine time of one presentation", Unit: "s", Source: knob.Historical,
+		Range: knob.Closed(MinPresentation, MaxPresentation)},
+	{Key: "order", Models: "order of presentation in an epoch: shuffle, file or interleave", Source: knob.Setting,
+		Range: knob.Names(OrderShuffle, OrderFile, OrderInterleave)},
 }
+
+// The range of Config.PresentationTime, seconds: shorter than a tenth of a second the cells
+// (rise_tau_s 0.03 s) have not seen the card when the comparators latch, and the machine sees
+// nothing; longer than an hour no presentation lasted.
+const (
+	MinPresentation = 0.1
+	MaxPresentation = 3600
+)
 
 // sections are the parts of a Config that have keys of their own, with their descriptions.
 var sections = []struct {

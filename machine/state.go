@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -268,10 +267,71 @@ func decodeState(body []byte, version int) (*Machine, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("corrupt state: data after the JSON body")
 	}
+	if err := checkVersion(body, version); err != nil {
+		return nil, err
+	}
 	if version == 1 {
 		migrateV1(&st)
 	}
 	return fromState(&st)
+}
+
+// v2Fields are the fields version 2 added: a version 2 body has every one, a version 1 body none
+// (a header that says another version than its body is refused, not read with defaults).
+var v2Fields = []struct{ path []string }{
+	{[]string{"config", "order"}},
+	{[]string{"config", "pots", "drive"}},
+	{[]string{"config", "pots", "track_spread"}},
+	{[]string{"config", "pots", "teeth_per_increment"}},
+	{[]string{"config", "pots", "ratchet_miss"}},
+	{[]string{"config", "pots", "ratchet_double"}},
+	{[]string{"racks", "[]", "track_factor"}},
+	{[]string{"racks", "[]", "warm_left"}},
+}
+
+// checkVersion checks that the body is of the version its header says.
+func checkVersion(body []byte, version int) error {
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return fmt.Errorf("corrupt state: %w", err)
+	}
+	for _, f := range v2Fields {
+		has := hasField(doc, f.path)
+		name := strings.ReplaceAll(strings.Join(f.path, "."), ".[]", "[]")
+		switch {
+		case version == 1 && has:
+			return fmt.Errorf("%s: a version 2 field, in a state whose header says version 1", name)
+		case version >= 2 && !has:
+			return fmt.Errorf("%s: missing: a version %d state has it (is the body a version 1 state's?)", name, version)
+		}
+	}
+	return nil
+}
+
+// hasField reports whether the decoded JSON v has the field at path ("[]": every element of a
+// list, which must hold it in each; an empty list holds every field).
+func hasField(v any, path []string) bool {
+	if len(path) == 0 {
+		return true
+	}
+	if path[0] == "[]" {
+		list, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, e := range list {
+			if !hasField(e, path[1:]) {
+				return false
+			}
+		}
+		return true
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	next, ok := m[path[0]]
+	return ok && hasField(next, path[1:])
 }
 
 // Load reads a machine from a state file. Only a regular file is read (a FIFO or a device is
@@ -322,6 +382,59 @@ func fileKind(m os.FileMode) string {
 	return "a special file"
 }
 
+// MaxClock bounds a machine's clock, seconds: the pots' longest time (potentiometer.MaxSeconds),
+// some thirty thousand years of presentations and idling.
+const MaxClock = potentiometer.MaxSeconds
+
+// checkWiring checks a state's configuration against the wiring it carries: the A-units, plugs,
+// threshold and fan-out of a preset are what its board has (the next save copies the
+// configuration: a state that contradicted its board would pass the contradiction on).
+func checkWiring(cfg Config, b *patchboard.Board) error {
+	switch cfg.Wiring {
+	case WiringRandom:
+		p := cfg.MarkI
+		if b.Len() != p.AUnits {
+			return fmt.Errorf("config: mark_i.a_units: %d, but the wiring has %d A-units", p.AUnits, b.Len())
+		}
+		var feeds [retina.N]int
+		for a, u := range b.Units {
+			switch {
+			case len(u.Exc) != p.Exc:
+				return fmt.Errorf("config: mark_i.exc: %d, but A-unit %d of the wiring has %d excitatory plugs", p.Exc, a, len(u.Exc))
+			case len(u.Inh) != p.Inh:
+				return fmt.Errorf("config: mark_i.inh: %d, but A-unit %d of the wiring has %d inhibitory plugs", p.Inh, a, len(u.Inh))
+			case u.Theta != p.Theta:
+				return fmt.Errorf("config: mark_i.theta: %d, but A-unit %d of the wiring has threshold %d", p.Theta, a, u.Theta)
+			}
+			for _, s := range u.Exc {
+				feeds[s]++
+			}
+			for _, s := range u.Inh {
+				feeds[s]++
+			}
+		}
+		if p.FanOut > 0 {
+			for s, n := range feeds {
+				if n > p.FanOut {
+					return fmt.Errorf("config: mark_i.fanout: %d, but S-unit %d of the wiring feeds %d A-units", p.FanOut, s, n)
+				}
+			}
+		}
+		if b.FanOut != p.FanOut {
+			return fmt.Errorf("config: mark_i.fanout: %d, but the wiring's fan-out limit is %d", p.FanOut, b.FanOut)
+		}
+	case WiringLocal:
+		if b.Len() != cfg.LocalUnits {
+			return fmt.Errorf("config: local_units: %d, but the wiring has %d A-units", cfg.LocalUnits, b.Len())
+		}
+	case WiringIdentity:
+		if b.Len() != retina.N {
+			return fmt.Errorf("config: wiring: identity, but the wiring has %d A-units, not %d", b.Len(), retina.N)
+		}
+	}
+	return nil
+}
+
 // fromState builds the machine a state describes, checking every part against what the
 // machine itself could have produced.
 func fromState(st *state) (*Machine, error) {
@@ -335,7 +448,10 @@ func fromState(st *state) (*Machine, error) {
 		return nil, errors.New("codes: a table coding without a code table")
 	}
 	cfg.Codes = st.Codes
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkWiring(cfg, board); err != nil {
 		return nil, err
 	}
 	// The codes must be what the coding gives (or any valid table for a table coding).
@@ -376,8 +492,8 @@ func fromState(st *state) (*Machine, error) {
 	if err := m.orderSrc.UnmarshalBinary(st.Order); err != nil {
 		return nil, fmt.Errorf("order_rng: %w", err)
 	}
-	if !(st.Clock >= 0) || math.IsInf(st.Clock, 0) {
-		return nil, fmt.Errorf("clock_s: %v, want a finite machine time >= 0", st.Clock)
+	if !(st.Clock >= 0) || st.Clock > MaxClock {
+		return nil, fmt.Errorf("clock_s: %v, want a machine time of 0..%g s", st.Clock, float64(MaxClock))
 	}
 	for r, rs := range st.Racks {
 		if rs.Time != st.Clock {

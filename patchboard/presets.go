@@ -142,18 +142,16 @@ func MarkI(p MarkIParams, rng *rand.Rand) (*Board, error) {
 
 // Validate reports nonsensical or impossible parameters, naming the field by its JSON name.
 func (p MarkIParams) Validate() error {
+	if p.Exc >= 1 && p.Exc <= retina.N && checkTheta(p.Theta, p.Exc, 0) != "" {
+		return fmt.Errorf("patchboard: theta: %d, want 1..%d (the excitatory plugs per A-unit)", p.Theta, p.Exc)
+	}
+	if err := knob.CheckStruct(p, MarkIDocs()); err != nil {
+		return fmt.Errorf("patchboard: %w", err)
+	}
 	plugs := p.AUnits * (p.Exc + p.Inh)
 	switch {
-	case p.AUnits < 1 || p.AUnits > MaxUnits:
-		return fmt.Errorf("patchboard: a_units: %d, want 1..%d", p.AUnits, MaxUnits)
-	case p.Exc < 1:
-		return fmt.Errorf("patchboard: exc: %d excitatory plugs per A-unit, want at least 1", p.Exc)
-	case p.Inh < 0:
-		return fmt.Errorf("patchboard: inh: %d inhibitory plugs per A-unit, want at least 0", p.Inh)
 	case p.Exc+p.Inh > retina.N:
 		return fmt.Errorf("patchboard: exc, inh: %d+%d plugs per A-unit, but there are only %d S-units", p.Exc, p.Inh, retina.N)
-	case p.FanOut < 0:
-		return fmt.Errorf("patchboard: fanout: %d, want 0 (no limit) or more", p.FanOut)
 	case plugs > MaxPlugs:
 		return fmt.Errorf("patchboard: a_units: %d A-units of %d plugs need %d plugs, over the limit %d", p.AUnits, p.Exc+p.Inh, plugs, MaxPlugs)
 	case p.FanOut > 0 && plugs > retina.N*p.FanOut:
@@ -169,12 +167,16 @@ func (p MarkIParams) Validate() error {
 // MarkIDocs describes the fields of MarkIParams for configuration files, by JSON name.
 func MarkIDocs() []knob.Doc {
 	return []knob.Doc{
-		{Key: "a_units", Models: "association units (A-units) on the plug-board", Unit: "units", Source: knob.Historical},
-		{Key: "exc", Models: "excitatory plugs per A-unit (Rosenblatt's x)", Unit: "plugs", Source: knob.Assumed},
-		{Key: "inh", Models: "inhibitory plugs per A-unit (Rosenblatt's y)", Unit: "plugs", Source: knob.Assumed},
-		{Key: "theta", Models: "A-unit threshold: fires when lit excitatory minus lit inhibitory plugs reach it", Unit: "plugs", Source: knob.Assumed},
+		{Key: "a_units", Models: "association units (A-units) on the plug-board", Unit: "units", Source: knob.Historical,
+			Range: knob.Closed(1, MaxUnits)},
+		{Key: "exc", Models: "excitatory plugs per A-unit (Rosenblatt's x)", Unit: "plugs", Source: knob.Assumed,
+			Range: knob.Closed(1, retina.N)},
+		{Key: "inh", Models: "inhibitory plugs per A-unit (Rosenblatt's y)", Unit: "plugs", Source: knob.Assumed,
+			Range: knob.Closed(0, retina.N-1)},
+		{Key: "theta", Models: "A-unit threshold: fires when lit excitatory minus lit inhibitory plugs reach it", Unit: "plugs", Source: knob.Assumed,
+			Range: knob.Closed(1, retina.N), Note: "at most exc"},
 		{Key: "fanout", Models: "most A-units one S-unit may feed (0: no limit)", Unit: "A-units", Source: knob.Historical,
-			Note: "historical 40 for 512 A-units; the command line scales it with --a-units"},
+			Note: "historical 40 for 512 A-units; the command line scales it with --a-units", Range: knob.Closed(0, MaxUnits)},
 	}
 }
 

@@ -115,10 +115,10 @@ func TestMarkIErrors(t *testing.T) {
 	}{
 		{MarkIParams{0, 6, 4, 2, 40}, "patchboard: a_units: 0, want 1..65536"},
 		{MarkIParams{65537, 1, 0, 1, 0}, "patchboard: a_units: 65537, want 1..65536"},
-		{MarkIParams{512, 0, 4, 1, 40}, "patchboard: exc: 0 excitatory plugs per A-unit, want at least 1"},
-		{MarkIParams{512, 6, -1, 2, 40}, "patchboard: inh: -1 inhibitory plugs per A-unit, want at least 0"},
+		{MarkIParams{512, 0, 4, 1, 40}, "patchboard: exc: 0, want 1..400"},
+		{MarkIParams{512, 6, -1, 2, 40}, "patchboard: inh: -1, want 0..399"},
 		{MarkIParams{10, 300, 101, 2, 0}, "patchboard: exc, inh: 300+101 plugs per A-unit, but there are only 400 S-units"},
-		{MarkIParams{512, 6, 4, 2, -1}, "patchboard: fanout: -1, want 0 (no limit) or more"},
+		{MarkIParams{512, 6, 4, 2, -1}, "patchboard: fanout: -1, want 0..65536"},
 		{MarkIParams{65536, 100, 0, 1, 0}, "patchboard: a_units: 65536 A-units of 100 plugs need 6553600 plugs, over the limit 4194304"},
 		{MarkIParams{512, 20, 12, 2, 40}, "patchboard: fanout: 512 A-units of 32 plugs need 16384 plugs, over the 16000 that 400 S-units with fan-out 40 allow (raise fanout to at least 41)"},
 		{MarkIParams{401, 30, 10, 2, 40}, "patchboard: fanout: 401 A-units of 40 plugs need 16040 plugs, over the 16000 that 400 S-units with fan-out 40 allow (raise fanout to at least 41)"},

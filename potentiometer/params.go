@@ -183,123 +183,73 @@ func NeutralParams() Params {
 func ParamDocs() []knob.Doc {
 	return []knob.Doc{
 		{Key: "range", Models: "end stops on each pot's shaft at -range and +range (inf: none)", Unit: "increments",
-			Source: knob.Assumed, Flaw: "end_stops"},
+			Source: knob.Assumed, Flaw: "end_stops", Range: knob.Range{Min: 0, Max: MaxIncrements, MinOpen: true, InfOK: true}},
 		{Key: "resolution", Models: "wire-wound track step: readings round to its multiples (0: continuous)", Unit: "increments",
 			Source: knob.Assumed, Flaw: "resolution",
-			Note: "acts only on fractional positions: alone under the gamma rule's fractional steps; with whole steps only with backlash, motor_spread, pulse_jitter or wiper_drift"},
+			Note: "acts only on fractional positions: alone under the gamma rule's fractional steps; with whole steps only with backlash, motor_spread, pulse_jitter or wiper_drift", Range: knob.Closed(0, MaxIncrements)},
 		{Key: "backlash", Models: "gear play between motor side and wiper, taken up on reversal", Unit: "increments",
-			Source: knob.Assumed, Flaw: "backlash"},
+			Source: knob.Assumed, Flaw: "backlash", Range: knob.Closed(0, MaxIncrements)},
 		{Key: "motor_spread", Models: "travel per pulse of each pot's drive (fixed per pot), sigma", Unit: "fraction",
-			Source: knob.Assumed, Flaw: "motor_spread"},
+			Source: knob.Assumed, Flaw: "motor_spread", Range: knob.Closed(0, 1)},
 		{Key: "pulse_jitter", Models: "travel spread of each motor pulse, +- (the ratchet has none)", Unit: "fraction",
-			Source: knob.Assumed, Flaw: "pulse_jitter"},
+			Source: knob.Assumed, Flaw: "pulse_jitter", Range: knob.Range{Min: 0, Max: 1, MaxOpen: true}},
 		{Key: "tolerance", Models: "track resistance (reading gain) of each pot, fixed, sigma", Unit: "fraction",
-			Source: knob.Assumed, Flaw: "tolerance"},
+			Source: knob.Assumed, Flaw: "tolerance", Range: knob.Closed(0, 1)},
 		{Key: "wiper_drift", Models: "creep of each pot's shaft (motor side and wiper together), random walk", Unit: "increments/sqrt(h)",
-			Source: knob.Assumed, Flaw: "wiper_drift"},
+			Source: knob.Assumed, Flaw: "wiper_drift", Range: knob.Closed(0, MaxIncrements)},
 		{Key: "drift_interval_s", Models: "machine time between drift batches (exact at the batch instants)", Unit: "s",
-			Source: knob.Modelling, Flaw: "wiper_drift", Note: "acts only with wiper_drift"},
+			Source: knob.Modelling, Flaw: "wiper_drift", Note: "acts only with wiper_drift", Range: knob.Range{Min: MinSeconds, Max: MaxSeconds, ZeroOK: true}},
 		{Key: "track_drift", Models: "change of each rack's gain on warm-up, scaled by the rack's factor", Unit: "fraction",
-			Source: knob.Assumed, Flaw: "track_drift"},
+			Source: knob.Assumed, Flaw: "track_drift", Range: knob.Range{Min: -1.0 / MaxTrackFactor, Max: 1, MinOpen: true}},
 		{Key: "track_tau_s", Models: "warm-up time constant of the rack gains", Unit: "s",
-			Source: knob.Assumed, Flaw: "track_drift", Note: "acts only with track_drift"},
+			Source: knob.Assumed, Flaw: "track_drift", Note: "acts only with track_drift", Range: knob.Range{Min: MinSeconds, Max: MaxSeconds, ZeroOK: true}},
 		{Key: "track_spread", Models: "spread of warm-up between racks (each rack's factor), sigma", Unit: "fraction",
-			Source: knob.Assumed, Flaw: "track_drift", Note: "acts only with track_drift"},
+			Source: knob.Assumed, Flaw: "track_drift", Note: "acts only with track_drift", Range: knob.Closed(0, 1)},
 		{Key: "contact_noise", Models: "wiper contact noise of each pot in an R-unit's sum, RMS", Unit: "increments",
-			Source: knob.Assumed, Flaw: "contact_noise"},
+			Source: knob.Assumed, Flaw: "contact_noise", Range: knob.Closed(0, MaxIncrements)},
 		{Key: "drive", Models: "how pots are turned: motor (timed travel; Bishop, Tappert) or ratchet (whole teeth; Nagle)",
 			Source: knob.Historical,
-			Note:   "acts alone only on the gamma rule's fractional steps; with whole steps only with pulse_jitter, ratchet_slip or teeth_per_increment not a whole number"},
+			Note:   "acts alone only on the gamma rule's fractional steps; with whole steps only with pulse_jitter, ratchet_slip or teeth_per_increment not a whole number", Range: knob.Names(DriveMotor, DriveRatchet)},
 		{Key: "teeth_per_increment", Models: "ratchet teeth per nominal increment (one relay stroke per tooth)", Unit: "teeth/increment",
-			Source: knob.Assumed, Note: "acts only with drive ratchet"},
+			Source: knob.Assumed, Note: "acts only with drive ratchet", Range: knob.Closed(0, MaxTeeth)},
 		{Key: "ratchet_miss", Models: "probability a relay stroke misses its tooth (moves nothing)", Unit: "probability",
-			Source: knob.Assumed, Flaw: "ratchet_slip", Note: "acts only with drive ratchet"},
+			Source: knob.Assumed, Flaw: "ratchet_slip", Note: "acts only with drive ratchet", Range: knob.Range{Min: 0, Max: 1, MaxOpen: true}},
 		{Key: "ratchet_double", Models: "probability a relay stroke moves two teeth", Unit: "probability",
-			Source: knob.Assumed, Flaw: "ratchet_slip", Note: "acts only with drive ratchet"},
+			Source: knob.Assumed, Flaw: "ratchet_slip", Note: "acts only with drive ratchet", Range: knob.Range{Min: 0, Max: 1, MaxOpen: true}},
 	}
 }
 
-// Validate reports the first invalid field of p, by its JSON name, or nil.
+// Validate reports the first invalid field of p, by its JSON name, or nil: each field against
+// its range in ParamDocs, then the fields that depend on each other.
 func (p Params) Validate() error {
-	if math.IsNaN(p.Range) || p.Range <= 0 {
-		return fmt.Errorf("potentiometer: range: %v, want > 0 (+Inf for no end stops)", p.Range)
+	q := p
+	if q.Drive == "" {
+		q.Drive = DriveMotor // a state written before the ratchet drive existed
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{
-		{"resolution", p.Resolution},
-		{"backlash", p.Backlash},
-		{"motor_spread", p.MotorSpread},
-		{"pulse_jitter", p.PulseJitter},
-		{"tolerance", p.Tolerance},
-		{"wiper_drift", p.WiperDrift},
-		{"drift_interval_s", p.DriftInterval},
-		{"track_drift", p.TrackDrift},
-		{"track_tau_s", p.TrackTau},
-		{"track_spread", p.TrackSpread},
-		{"contact_noise", p.ContactNoise},
-		{"teeth_per_increment", p.TeethPerIncrement},
-		{"ratchet_miss", p.RatchetMiss},
-		{"ratchet_double", p.RatchetDouble},
-	} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("potentiometer: %s: %v, want a finite number", f.name, f.v)
-		}
-		if f.v < 0 && f.name != "track_drift" {
-			return fmt.Errorf("potentiometer: %s: %v, want >= 0", f.name, f.v)
-		}
+	if err := knob.CheckStruct(q, ParamDocs()); err != nil {
+		return fmt.Errorf("potentiometer: %w", err)
 	}
-	// Upper bounds: beyond them the arithmetic would lose meaning (a track step of 1e308
-	// increments reads as infinity), and no pot was ever built so.
-	for _, f := range []struct {
-		name     string
-		v, limit float64
-	}{
-		{"resolution", p.Resolution, MaxIncrements}, {"backlash", p.Backlash, MaxIncrements},
-		{"wiper_drift", p.WiperDrift, MaxIncrements}, {"contact_noise", p.ContactNoise, MaxIncrements},
-		{"motor_spread", p.MotorSpread, 1}, {"tolerance", p.Tolerance, 1}, {"track_spread", p.TrackSpread, 1},
-		{"track_drift", p.TrackDrift, 1}, {"drift_interval_s", p.DriftInterval, MaxSeconds}, {"track_tau_s", p.TrackTau, MaxSeconds},
-	} {
-		if f.v > f.limit {
-			return fmt.Errorf("potentiometer: %s: %v, want at most %v", f.name, f.v, f.limit)
-		}
-	}
-	if !math.IsInf(p.Range, 1) && p.Range > MaxIncrements {
-		return fmt.Errorf("potentiometer: range: %v, want at most %v or +Inf (no end stops)", p.Range, float64(MaxIncrements))
-	}
-	if p.PulseJitter >= 1 {
-		return fmt.Errorf("potentiometer: pulse_jitter: %v, want < 1 (a pulse must not reverse the motor)", p.PulseJitter)
-	}
-	if p.WiperDrift > 0 && p.DriftInterval <= 0 {
-		return fmt.Errorf("potentiometer: drift_interval_s: %v, want > 0 (wiper_drift is %v)", p.DriftInterval, p.WiperDrift)
-	}
-	if p.TrackDrift*MaxTrackFactor <= -1 {
-		return fmt.Errorf("potentiometer: track_drift: %v, want > %v (the gain 1 + %v*track_drift of a rack that warms most must stay positive)",
-			p.TrackDrift, -1.0/MaxTrackFactor, MaxTrackFactor)
-	}
-	if p.TrackDrift != 0 && p.TrackTau <= 0 {
-		return fmt.Errorf("potentiometer: track_tau_s: %v, want > 0 (track_drift is %v)", p.TrackTau, p.TrackDrift)
-	}
-	switch p.Drive {
-	case "", DriveMotor, DriveRatchet:
-	default:
-		return fmt.Errorf("potentiometer: drive: %q, want %q or %q", p.Drive, DriveMotor, DriveRatchet)
-	}
-	if p.TeethPerIncrement > MaxTeeth || (p.Drive == DriveRatchet && p.TeethPerIncrement == 0) {
-		return fmt.Errorf("potentiometer: teeth_per_increment: %v, want > 0 and <= %d", p.TeethPerIncrement, MaxTeeth)
-	}
-	if !(p.RatchetMiss+p.RatchetDouble < 1) {
+	switch {
+	case p.WiperDrift > 0 && p.DriftInterval == 0:
+		return fmt.Errorf("potentiometer: drift_interval_s: %v, want at least %v s (wiper_drift is %v)", p.DriftInterval, float64(MinSeconds), p.WiperDrift)
+	case p.TrackDrift != 0 && p.TrackTau == 0:
+		return fmt.Errorf("potentiometer: track_tau_s: %v, want at least %v s (track_drift is %v)", p.TrackTau, float64(MinSeconds), p.TrackDrift)
+	case p.Drive == DriveRatchet && p.TeethPerIncrement == 0:
+		return fmt.Errorf("potentiometer: teeth_per_increment: %v, want more than 0 (drive is ratchet)", p.TeethPerIncrement)
+	case !(p.RatchetMiss+p.RatchetDouble < 1):
 		return fmt.Errorf("potentiometer: ratchet_double: %v, want < 1 - ratchet_miss = %v (a stroke must be able to move one tooth)",
 			p.RatchetDouble, 1-p.RatchetMiss)
 	}
 	return nil
 }
 
-// Upper bounds of the parameters (Validate): sizes in increments and times in seconds.
+// Bounds of the parameters (ParamDocs' ranges): sizes in increments and times in seconds. A
+// time constant or an interval is 0 (its effect off) or at least MinSeconds: shorter, a drift
+// would be drawn millions of times a presentation.
 const (
 	MaxIncrements = 1e6
 	MaxSeconds    = 1e12
+	MinSeconds    = 1
 )
 
 // jsonFloat is a float64 that JSON can carry when infinite or NaN: those are written as the

@@ -2,7 +2,6 @@ package retina
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/knob"
@@ -201,30 +200,42 @@ func IdealParams() Params {
 // changes no S-state alone (turned on from NeutralParams by itself) acts only with.
 func ParamDocs() []knob.Doc {
 	return []knob.Doc{
-		{Key: "scale", Models: "card size on the field, times the fit that spans the 20 cells with the larger side", Unit: "factor", Source: knob.Setting},
-		{Key: "offset_x_cells", Models: "card shift to the right on the field, after rotation", Unit: "cells", Source: knob.Setting},
-		{Key: "offset_y_cells", Models: "card shift downwards on the field, after rotation", Unit: "cells", Source: knob.Setting},
-		{Key: "rotation_deg", Models: "clockwise turn of the card about its own centre", Unit: "degrees", Source: knob.Setting},
-		{Key: "blur_cells", Models: "lens defocus: sigma of a Gaussian point-spread function on the field", Unit: "cells", Source: knob.Assumed, Flaw: "blur"},
-		{Key: "lamp", Models: "lamp brightness (1: white paper gives light 1)", Unit: "factor", Source: knob.Setting},
+		{Key: "scale", Models: "card size on the field, times the fit that spans the 20 cells with the larger side", Unit: "factor", Source: knob.Setting, Range: knob.Closed(1/maxPlacement, maxPlacement)},
+		{Key: "offset_x_cells", Models: "card shift to the right on the field, after rotation", Unit: "cells", Source: knob.Setting, Range: knob.Closed(-maxPlacement, maxPlacement)},
+		{Key: "offset_y_cells", Models: "card shift downwards on the field, after rotation", Unit: "cells", Source: knob.Setting, Range: knob.Closed(-maxPlacement, maxPlacement)},
+		{Key: "rotation_deg", Models: "clockwise turn of the card about its own centre", Unit: "degrees", Source: knob.Setting, Range: knob.Closed(-maxTurn, maxTurn)},
+		{Key: "blur_cells", Models: "lens defocus: sigma of a Gaussian point-spread function on the field", Unit: "cells", Source: knob.Assumed, Flaw: "blur", Range: knob.Closed(0, maxBlur)},
+		{Key: "lamp", Models: "lamp brightness (1: white paper gives light 1)", Unit: "factor", Source: knob.Setting, Range: knob.Closed(0, maxLevel)},
 		{Key: "surround", Models: "luminance outside the card's image and under transparent pixels (0 black, 1 white)", Unit: "luminance", Source: knob.Setting,
-			Note: "acts only with cards that leave part of the field uncovered (not square, or moved by scale, offsets or rotation) or that have transparent pixels"},
-		{Key: "polarity", Models: "which part of the card turns S-units on: dark, light, or auto (the figure is what differs from the card's border)", Source: knob.Setting},
+			Note: "acts only with cards that leave part of the field uncovered (not square, or moved by scale, offsets or rotation) or that have transparent pixels", Range: knob.Closed(0, 1)},
+		{Key: "polarity", Models: "which part of the card turns S-units on: dark, light, or auto (the figure is what differs from the card's border)", Source: knob.Setting, Range: knob.Names("dark", "light", "auto")},
 		{Key: "gamma", Models: "CdS cell response: conductance ~ light^gamma", Unit: "exponent", Source: knob.Assumed, Flaw: "gamma",
-			Note: "acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)"},
-		{Key: "spread", Models: "cell-to-cell sensitivity spread, fixed per machine", Unit: "fraction (sigma)", Source: knob.Assumed, Flaw: "spread"},
+			Note: "acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)", Range: knob.Range{Min: 0, Max: 10, MinOpen: true}},
+		{Key: "spread", Models: "cell-to-cell sensitivity spread, fixed per machine", Unit: "fraction (sigma)", Source: knob.Assumed, Flaw: "spread", Range: knob.Closed(0, 1)},
 		{Key: "rise_tau_s", Models: "cell lag (first-order time constant) when the light increases", Unit: "s", Source: knob.Assumed, Flaw: "lag",
-			Note: "acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33"},
-		{Key: "decay_tau_s", Models: "cell lag (first-order time constant) when the light decreases: after-images", Unit: "s", Source: knob.Assumed, Flaw: "lag"},
+			Note: "acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33", Range: knob.Closed(0, maxTime)},
+		{Key: "decay_tau_s", Models: "cell lag (first-order time constant) when the light decreases: after-images", Unit: "s", Source: knob.Assumed, Flaw: "lag", Range: knob.Closed(0, maxTime)},
 		{Key: "latch_s", Models: "time after the card appears at which the comparators read the cells", Unit: "s", Source: knob.Setting,
-			Note: "acts only with the lags (rise_tau_s, decay_tau_s): instant cells read the same at any time"},
-		{Key: "dark_noise", Models: "comparator-input noise (dark current, amplifier), drawn at every latch", Unit: "full-light conductance (sigma)", Source: knob.Assumed, Flaw: "dark_noise"},
-		{Key: "threshold", Models: "comparator threshold, as a light level (0..1 of white paper under the nominal lamp)", Unit: "light", Source: knob.Setting},
+			Note: "acts only with the lags (rise_tau_s, decay_tau_s): instant cells read the same at any time", Range: knob.Closed(0, maxTime)},
+		{Key: "dark_noise", Models: "comparator-input noise (dark current, amplifier), drawn at every latch", Unit: "full-light conductance (sigma)", Source: knob.Assumed, Flaw: "dark_noise", Range: knob.Closed(0, maxNoise)},
+		{Key: "threshold", Models: "comparator threshold, as a light level (0..1 of white paper under the nominal lamp)", Unit: "light", Source: knob.Setting, Range: knob.Closed(0, maxLevel)},
 	}
 }
 
 // maxBlur bounds Blur (cells): the focal plane grows with the blur's reach.
 const maxBlur = 10
+
+// maxTime bounds the cells' time constants and the latch time (s): an hour, longer than any
+// presentation; beyond it a cell never settles and the machine sees nothing.
+const maxTime = 3600
+
+// maxTurn bounds Rotation (degrees): ten turns either way; beyond, the angle's arithmetic
+// loses precision for nothing.
+const maxTurn = 3600
+
+// maxNoise bounds DarkNoise (full-light conductance): ten times the whole light, where the
+// comparators read noise alone.
+const maxNoise = 10
 
 // maxLevel bounds Lamp and Threshold, keeping every conductance finite.
 const maxLevel = 1000
@@ -244,50 +255,7 @@ func (p Params) Validate() error {
 }
 
 func (p Params) validate() error {
-	finite := []struct {
-		name string
-		v    float64
-	}{
-		{"scale", p.Scale}, {"offset_x_cells", p.OffsetX}, {"offset_y_cells", p.OffsetY},
-		{"rotation_deg", p.Rotation}, {"blur_cells", p.Blur}, {"lamp", p.Lamp},
-		{"surround", p.Surround}, {"gamma", p.Gamma}, {"spread", p.Spread},
-		{"rise_tau_s", p.RiseTau}, {"decay_tau_s", p.DecayTau}, {"latch_s", p.Latch},
-		{"dark_noise", p.DarkNoise}, {"threshold", p.Threshold},
-	}
-	for _, f := range finite {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("%s: %v, want a finite number", f.name, f.v)
-		}
-	}
-	switch {
-	case !(p.Scale >= 1/maxPlacement) || p.Scale > maxPlacement:
-		return fmt.Errorf("scale: %v, want %g..%g", p.Scale, 1/float64(maxPlacement), float64(maxPlacement))
-	case math.Abs(p.OffsetX) > maxPlacement:
-		return fmt.Errorf("offset_x_cells: %v, want -%g..%g", p.OffsetX, float64(maxPlacement), float64(maxPlacement))
-	case math.Abs(p.OffsetY) > maxPlacement:
-		return fmt.Errorf("offset_y_cells: %v, want -%g..%g", p.OffsetY, float64(maxPlacement), float64(maxPlacement))
-	case p.Blur < 0 || p.Blur > maxBlur:
-		return fmt.Errorf("blur_cells: %v, want 0..%d", p.Blur, maxBlur)
-	case p.Lamp < 0 || p.Lamp > maxLevel:
-		return fmt.Errorf("lamp: %v, want 0..%d", p.Lamp, maxLevel)
-	case p.Surround < 0 || p.Surround > 1:
-		return fmt.Errorf("surround: %v, want 0..1", p.Surround)
-	case p.Polarity != DarkFigure && p.Polarity != LightFigure && p.Polarity != AutoPolarity:
-		return fmt.Errorf("polarity: %d, want dark, light or auto", int(p.Polarity))
-	case !(p.Gamma > 0) || p.Gamma > 10:
-		return fmt.Errorf("gamma: %v, want (0, 10]", p.Gamma)
-	case p.Spread < 0 || p.Spread > 1:
-		return fmt.Errorf("spread: %v, want 0..1", p.Spread)
-	case p.RiseTau < 0:
-		return fmt.Errorf("rise_tau_s: %v, want >= 0", p.RiseTau)
-	case p.DecayTau < 0:
-		return fmt.Errorf("decay_tau_s: %v, want >= 0", p.DecayTau)
-	case p.Latch < 0:
-		return fmt.Errorf("latch_s: %v, want >= 0", p.Latch)
-	case p.DarkNoise < 0:
-		return fmt.Errorf("dark_noise: %v, want >= 0", p.DarkNoise)
-	case p.Threshold < 0 || p.Threshold > maxLevel:
-		return fmt.Errorf("threshold: %v, want 0..%d", p.Threshold, maxLevel)
-	}
-	return nil
+	// Every field against its documented range (ParamDocs): the one table flags, --set,
+	// configuration and state files are all checked with.
+	return knob.CheckStruct(p, ParamDocs())
 }
