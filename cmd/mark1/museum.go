@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +16,9 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -131,7 +136,7 @@ var webFiles = []string{"index.html", "wasm_exec.js", "mark1-museum.wasm"}
 func cmdWeb(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("web", "[--dir DIR] [--addr HOST:PORT]", stdout)
 	dir := fl.String("dir", defaultWebDir, "the browser build's folder (made by make web)")
-	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on (loopback: this computer only)")
+	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on (loopback: this computer only; 0.0.0.0:8080 shares it)")
 	if err := fl.parse(args); err != nil {
 		return err
 	}
@@ -146,15 +151,21 @@ func cmdWeb(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newWebServer(h)
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(stdout, "mark1 web: the museum is at %s (serving %s; Ctrl-C stops)\n", url, *dir)
-	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
-		fmt.Fprintf(stderr, "mark1 web: listening on %s: other computers can reach it\n", host)
+	host, _, _ := net.SplitHostPort(*addr)
+	ifaces, _ := net.InterfaceAddrs() // none known: only localhost is named
+	here, others := webURLs(host, ln.Addr().(*net.TCPAddr), ifaces)
+	fmt.Fprintf(stdout, "mark1 web: the museum is at %s (serving %s; Ctrl-C stops)\n", here, *dir)
+	if others != nil {
+		if len(others) == 0 {
+			fmt.Fprintf(stderr, "mark1 web: listening on every interface, but this computer has no address another computer could use\n")
+		} else {
+			fmt.Fprintf(stderr, "mark1 web: other computers can reach it: %s\n", strings.Join(others, " "))
+		}
 	}
 	select {
 	case err := <-errc:
@@ -166,26 +177,187 @@ func cmdWeb(args []string, stdout, stderr io.Writer) error {
 	return srv.Shutdown(sctx)
 }
 
-// webHandler serves a browser build's folder, after checking that it holds one.
+// webURLs returns the address at which this computer opens the museum served on ln (the
+// listener's address; host is the host --addr asked for), and the addresses other computers
+// can use: nil when only this computer can reach it (loopback), else the one address listened
+// on, or, when listening on every interface (0.0.0.0, ::, or no host), each of ifaces' global
+// and private addresses of the families listened on (0.0.0.0: IPv4 only), as URLs. The
+// unspecified address itself (http://[::]:8080/) is never given: no browser opens it.
+func webURLs(host string, ln *net.TCPAddr, ifaces []net.Addr) (here string, others []string) {
+	url := func(ip string) string {
+		return "http://" + net.JoinHostPort(ip, strconv.Itoa(ln.Port)) + "/"
+	}
+	ip := net.ParseIP(host)
+	if host != "" && ip == nil { // a name, such as localhost: what it resolved to
+		ip = ln.IP
+	}
+	if ip != nil && !ip.IsUnspecified() {
+		if ip.IsLoopback() {
+			return url(ip.String()), nil
+		}
+		return url(ip.String()), []string{url(ip.String())}
+	}
+	v4only := ip != nil && ip.To4() != nil // 0.0.0.0
+	others = []string{}
+	for _, a := range ifaces {
+		n, ok := a.(*net.IPNet)
+		if !ok {
+			continue
+		}
+		ip := n.IP
+		if ip.IsLoopback() || ip.IsUnspecified() || ip.IsMulticast() || ip.IsLinkLocalUnicast() && ip.To4() == nil {
+			continue // an IPv6 link-local address needs a zone, which browsers do not take
+		}
+		if v4only && ip.To4() == nil {
+			continue
+		}
+		others = append(others, url(ip.String()))
+	}
+	return url("localhost"), others
+}
+
+// webTimeouts bound each connection of mark1 web: the request's header must come within
+// ReadHeader and the whole request within Read, the reply (the 14 MB WebAssembly included, over
+// a slow link) must be taken within Write, and a kept-alive connection is closed after Idle
+// without a request.
+var webTimeouts = struct{ ReadHeader, Read, Write, Idle time.Duration }{
+	ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 5 * time.Minute, Idle: 2 * time.Minute,
+}
+
+// newWebServer returns mark1 web's server for h, with webTimeouts.
+func newWebServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: webTimeouts.ReadHeader,
+		ReadTimeout:       webTimeouts.Read,
+		WriteTimeout:      webTimeouts.Write,
+		IdleTimeout:       webTimeouts.Idle,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+// webPaths are the only paths mark1 web serves: the files scripts/web-build.sh writes, each
+// with its type. Anything else (dotfiles, other files, folders) is not found.
+var webPaths = map[string]struct{ file, typ string }{
+	"/":                  {"index.html", "text/html; charset=utf-8"},
+	"/index.html":        {"index.html", "text/html; charset=utf-8"},
+	"/wasm_exec.js":      {"wasm_exec.js", "text/javascript; charset=utf-8"},
+	"/mark1-museum.wasm": {"mark1-museum.wasm", "application/wasm"},
+}
+
+// webSite is mark1 web's handler (see webHandler).
+type webSite struct{ dir string }
+
+// webHandler serves a browser build's folder, after checking that it holds one: only the
+// build's files (webPaths), each a regular file in the folder itself (a symbolic link is
+// refused), to GET and HEAD, with headers that keep the page from being framed, sniffed or
+// given scripts from elsewhere.
 func webHandler(dir string) (http.Handler, error) {
 	for _, name := range webFiles {
 		p := filepath.Join(dir, name)
-		st, err := os.Stat(p)
-		if err == nil && st.Mode().IsRegular() {
+		st, err := os.Lstat(p)
+		switch {
+		case err == nil && st.Mode().IsRegular():
 			continue
-		}
-		if errors.Is(err, fs.ErrNotExist) || err == nil {
+		case err == nil && st.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("%s is a symbolic link: mark1 web serves only the files of the build's folder itself (copy the file there)", p)
+		case errors.Is(err, fs.ErrNotExist) || err == nil:
 			return nil, fmt.Errorf("%s is missing: build the browser version with make web (scripts/web-build.sh), or name its folder with --dir", p)
 		}
 		return nil, err
 	}
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The build changes under the same names: let the browser check every time.
-		w.Header().Set("Cache-Control", "no-cache")
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			w.Header().Set("Content-Type", "application/wasm")
+	return &webSite{dir: dir}, nil
+}
+
+func (ws *webSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", webStrictCSP)
+	// The build changes under the same names: let the browser check every time.
+	h.Set("Cache-Control", "no-cache")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed: mark1 web answers GET and HEAD", http.StatusMethodNotAllowed)
+		return
+	}
+	p, ok := webPaths[r.URL.Path]
+	if !ok {
+		http.Error(w, "404 not found: mark1 web serves the museum's page, wasm_exec.js and mark1-museum.wasm", http.StatusNotFound)
+		return
+	}
+	f, st, err := openWebFile(filepath.Join(ws.dir, p.file))
+	if err != nil {
+		http.Error(w, "404 not found", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	var body io.ReadSeeker = f
+	if p.file == "index.html" {
+		page, err := io.ReadAll(io.LimitReader(f, 1<<20))
+		if err != nil {
+			http.Error(w, "500 cannot read the page", http.StatusInternalServerError)
+			return
 		}
-		files.ServeHTTP(w, r)
-	}), nil
+		h.Set("Content-Security-Policy", pageCSP(page))
+		body = bytes.NewReader(page)
+	}
+	h.Set("Content-Type", p.typ)
+	http.ServeContent(w, r, p.file, st.ModTime(), body)
+}
+
+// openWebFile opens a regular file that is not a symbolic link, checking after opening that
+// the file opened is the one checked.
+func openWebFile(path string) (*os.File, fs.FileInfo, error) {
+	lst, err := os.Lstat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !lst.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil || !os.SameFile(lst, st) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: changed while opened", path)
+	}
+	return f, st, nil
+}
+
+// webStrictCSP is the Content-Security-Policy of everything but the page: nothing may run.
+const webStrictCSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+var (
+	inlineScript = regexp.MustCompile(`(?is)<script([^>]*)>(.*?)</script\s*>`)
+	inlineStyle  = regexp.MustCompile(`(?is)<style[^>]*>(.*?)</style\s*>`)
+)
+
+// pageCSP is the page's Content-Security-Policy: scripts from this server and the page's own
+// inline scripts (by their hashes, so an injected one does not run), WebAssembly compiled from
+// what they fetch ('wasm-unsafe-eval', which allows no JavaScript eval), the page's own inline
+// styles, connections to this server only, and no framing, plugins, forms or base URL.
+func pageCSP(page []byte) string {
+	hash := func(b []byte) string {
+		// The browser hashes the element's text as parsed: HTML turns CR LF and CR into LF.
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+		b = bytes.ReplaceAll(b, []byte("\r"), []byte("\n"))
+		sum := sha256.Sum256(b)
+		return " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	scripts, styles := "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'"
+	for _, m := range inlineScript.FindAllSubmatch(page, -1) {
+		if !bytes.Contains(bytes.ToLower(m[1]), []byte("src")) {
+			scripts += hash(m[2])
+		}
+	}
+	for _, m := range inlineStyle.FindAllSubmatch(page, -1) {
+		styles += hash(m[1])
+	}
+	return "default-src 'none'; " + scripts + "; " + styles + "; connect-src 'self'; img-src 'self'; " +
+		"frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 }

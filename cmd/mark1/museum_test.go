@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -164,5 +166,228 @@ func TestWebServes(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("mark1 web did not stop on SIGINT")
+	}
+}
+
+// webAsk asks the server at base for method path and returns the response and its body.
+func webAsk(t *testing.T, base, method, path string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(body)
+}
+
+// mark1 web serves the build's three files and nothing else: not a dotfile, a symbolic link
+// out of the folder, another file, a folder's listing; GET and HEAD only; with headers that
+// forbid sniffing, framing, referrers and scripts from elsewhere.
+func TestWebServesOnlyTheBuild(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	dir := writeWebDir(t)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	for name, body := range map[string]string{".env": "SECRET=dotfile", ".git/config": "SECRET=git", "sub/x.txt": "SECRET=sub", "notes.txt": "SECRET=other"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(outside, []byte("SECRET=outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(outside), filepath.Join(dir, "up")); err != nil {
+		t.Fatal(err)
+	}
+	h, err := webHandler(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	for _, p := range []string{"/.env", "/.git/config", "/.git/", "/sub/", "/sub/x.txt", "/notes.txt", "/link.txt",
+		"/up/secret.txt", "/up/", "/..%2fsecret.txt", "/favicon.ico", "/index.html/", "/mark1-museum.wasm/.."} {
+		resp, body := webAsk(t, srv.URL, "GET", p)
+		if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") || strings.Contains(body, "<a href") {
+			t.Errorf("GET %s: %d %q, want 404 and nothing of the file or folder", p, resp.StatusCode, body)
+		}
+	}
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "TRACE", "OPTIONS", "CONNECT"} {
+		resp, body := webAsk(t, srv.URL, m, "/index.html")
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || strings.Contains(body, "stand-in") {
+			t.Errorf("%s /index.html: %d, Allow %q, body %q: want 405 with Allow: GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"), body)
+		}
+	}
+	resp, body := webAsk(t, srv.URL, "HEAD", "/mark1-museum.wasm")
+	if resp.StatusCode != 200 || body != "" || resp.Header.Get("Content-Type") != "application/wasm" {
+		t.Errorf("HEAD /mark1-museum.wasm: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	for _, p := range []string{"/", "/index.html", "/wasm_exec.js", "/mark1-museum.wasm", "/nothing"} {
+		resp, _ := webAsk(t, srv.URL, "GET", p)
+		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("GET %s: %s %q, want %q", p, k, got, v)
+			}
+		}
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("GET %s: Content-Security-Policy %q", p, csp)
+		}
+	}
+	resp, _ = webAsk(t, srv.URL, "GET", "/")
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("the page's Content-Security-Policy %q: want scripts from this server and WebAssembly, nothing inline but by hash", csp)
+	}
+
+	// A file of the build swapped for a symbolic link while serving is not followed; a build
+	// folder holding one is refused at start.
+	if err := os.Remove(filepath.Join(dir, "wasm_exec.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "wasm_exec.js")); err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := webAsk(t, srv.URL, "GET", "/wasm_exec.js"); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") {
+		t.Errorf("GET /wasm_exec.js, a link out of the folder: %d %q", resp.StatusCode, body)
+	}
+	if _, err := webHandler(dir); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a build whose wasm_exec.js is a symbolic link: %v", err)
+	}
+}
+
+// The page's inline script and style are allowed by their hashes, as the browser computes them.
+func TestPageCSP(t *testing.T) {
+	page := []byte("<html><head><style>\r\n  body { x: 1; }\r\n</style></head><body><script src=\"wasm_exec.js\"></script><script>alert(1)</script></body></html>")
+	csp := pageCSP(page)
+	for _, want := range []string{
+		"script-src 'self' 'wasm-unsafe-eval' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='",
+		"style-src 'self' 'sha256-uUj2A2Cr7DouazUK41tWgSIRl3l0bv+WHNsCP/XDUGE='",
+		"connect-src 'self'", "frame-ancestors 'none'", "default-src 'none'",
+	} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("pageCSP: %q lacks %q", csp, want)
+		}
+	}
+	if n := strings.Count(csp, "sha256-"); n != 2 {
+		t.Errorf("pageCSP: %d hashes in %q, want 2 (the script with src= has none)", n, csp)
+	}
+}
+
+// mark1 web's server has every timeout: a client that stops sending, or keeps a connection
+// open with no request, is let go.
+func TestWebTimeouts(t *testing.T) {
+	srv := newWebServer(http.NotFoundHandler())
+	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 {
+		t.Fatalf("timeouts: read header %v, read %v, write %v, idle %v: want all set", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout)
+	}
+	old := webTimeouts
+	defer func() { webTimeouts = old }()
+	webTimeouts.ReadHeader, webTimeouts.Read, webTimeouts.Write, webTimeouts.Idle = 300*time.Millisecond, time.Second, time.Second, 300*time.Millisecond
+	h, err := webHandler(writeWebDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config = newWebServer(h)
+	ts.Start()
+	defer ts.Close()
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	for _, c := range []struct{ name, send string }{
+		{"idle after a request", "GET /wasm_exec.js HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"half a header", "GET / HTTP/1.1\r\nHost: x\r\n"},
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Write([]byte(c.send)); err != nil {
+			t.Fatal(err)
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		start := time.Now()
+		_, err = io.ReadAll(conn) // the reply if any, then the server's close
+		conn.Close()
+		if err != nil {
+			t.Errorf("%s: the server kept the connection open %v (%v)", c.name, time.Since(start).Round(time.Millisecond), err)
+		}
+	}
+}
+
+// The addresses mark1 web prints open the museum: never the unspecified address.
+func TestWebURLs(t *testing.T) {
+	ifaces := []net.Addr{
+		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+		&net.IPNet{IP: net.ParseIP("::1"), Mask: net.CIDRMask(128, 128)},
+		&net.IPNet{IP: net.ParseIP("192.0.2.2").To4(), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("fd00::2"), Mask: net.CIDRMask(64, 128)},
+		&net.IPNet{IP: net.ParseIP("fe80::fc:ff:fe00:1"), Mask: net.CIDRMask(64, 128)},
+		&net.IPNet{IP: net.ParseIP("2001:db8::5"), Mask: net.CIDRMask(64, 128)},
+	}
+	all := &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080} // what a listener on 0.0.0.0 or :8080 reports
+	for _, c := range []struct {
+		host   string
+		ln     *net.TCPAddr
+		here   string
+		others []string
+	}{
+		{"0.0.0.0", all, "http://localhost:8080/", []string{"http://192.0.2.2:8080/"}},
+		{"", all, "http://localhost:8080/", []string{"http://192.0.2.2:8080/", "http://[fd00::2]:8080/", "http://[2001:db8::5]:8080/"}},
+		{"::", all, "http://localhost:8080/", []string{"http://192.0.2.2:8080/", "http://[fd00::2]:8080/", "http://[2001:db8::5]:8080/"}},
+		{"127.0.0.1", &net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 8080}, "http://127.0.0.1:8080/", nil},
+		{"localhost", &net.TCPAddr{IP: net.ParseIP("127.0.0.1"), Port: 8080}, "http://127.0.0.1:8080/", nil},
+		{"::1", &net.TCPAddr{IP: net.ParseIP("::1"), Port: 8080}, "http://[::1]:8080/", nil},
+		{"192.0.2.2", &net.TCPAddr{IP: net.ParseIP("192.0.2.2"), Port: 8080}, "http://192.0.2.2:8080/", []string{"http://192.0.2.2:8080/"}},
+	} {
+		here, others := webURLs(c.host, c.ln, ifaces)
+		if here != c.here || strings.Join(others, " ") != strings.Join(c.others, " ") || (others == nil) != (c.others == nil) {
+			t.Errorf("webURLs(%q): %q %q, want %q %q", c.host, here, others, c.here, c.others)
+		}
+	}
+	if here, others := webURLs("0.0.0.0", all, ifaces[:2]); here != "http://localhost:8080/" || others == nil || len(others) != 0 {
+		t.Errorf("every interface, none but loopback: %q %q", here, others)
+	}
+}
+
+// mark1 web --addr 0.0.0.0:PORT prints addresses a browser opens: localhost and this
+// computer's own, not http://[::]:PORT/ or http://0.0.0.0:PORT/.
+func TestWebAllInterfaces(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT")
+	}
+	dir := writeWebDir(t)
+	cmd := mark1Process(t, dir, "web", "--dir", dir, "--addr", "0.0.0.0:0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	out := line + stderr.String()
+	if !strings.Contains(line, "http://localhost:") || strings.Contains(out, "[::]") || strings.Contains(out, "0.0.0.0") {
+		t.Errorf("mark1 web --addr 0.0.0.0:0 printed %q: want http://localhost:PORT/ and this computer's addresses", out)
 	}
 }
