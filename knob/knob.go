@@ -97,20 +97,29 @@ func (r Range) String() string {
 	if r.ZeroOK {
 		s = "0 (off), or "
 	}
+	lo, hi := num(r.Min), num(r.Max)
 	switch {
 	case r.MinOpen && r.MaxOpen:
-		s += fmt.Sprintf("more than %g, less than %g", r.Min, r.Max)
+		s += fmt.Sprintf("more than %s, less than %s", lo, hi)
 	case r.MinOpen:
-		s += fmt.Sprintf("more than %g, at most %g", r.Min, r.Max)
+		s += fmt.Sprintf("more than %s, at most %s", lo, hi)
 	case r.MaxOpen:
-		s += fmt.Sprintf("%g or more, less than %g", r.Min, r.Max)
+		s += fmt.Sprintf("%s or more, less than %s", lo, hi)
 	default:
-		s += fmt.Sprintf("%g..%g", r.Min, r.Max)
+		s += fmt.Sprintf("%s..%s", lo, hi)
 	}
 	if r.InfOK {
 		s += " or +Inf"
 	}
 	return s
+}
+
+// num writes a bound: %g, but the top of an int64 (2^63 as a float64) as 2^63-1.
+func num(v float64) string {
+	if v == math.MaxInt64 {
+		return "2^63-1"
+	}
+	return fmt.Sprintf("%g", v)
 }
 
 // Check returns an error "KEY: VALUE, want RANGE" when v is not in the range.

@@ -17,10 +17,11 @@ func flawList() []machine.Flaw { return machine.Flaws() }
 // cmdConfig prints the configuration the machine-building flags describe (the default
 // machine without any) as a commented TOML file that --config reads back.
 func cmdConfig(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("config", "[machine flags]", stdout)
+	fs := newFlags("config", "[machine flags] | --table | --list-flaws\n\nEvery parameter's unit and range: mark1 config --table, or docs/parameters.md.", stdout)
 	var mf machineFlags
 	mf.register(fs)
 	flaws := fs.Bool("list-flaws", false, "list the analog flaws --flaws can turn on, and their keys")
+	table := fs.Bool("table", false, "print every parameter's key, unit, range and source as a Markdown table (docs/parameters.md)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -32,6 +33,9 @@ func cmdConfig(args []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout, f)
 		}
 		return nil
+	}
+	if *table {
+		return writeParamTable(stdout)
 	}
 	if mf.fs.given("coding") && !isPreset(mf.coding, "auto", "onehot", "binary") {
 		return usageErr("--coding: a code file belongs to a data set; mark1 config prints presets only")
@@ -50,6 +54,36 @@ func cmdConfig(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	return cfg.WriteConfig(stdout)
+}
+
+// writeParamTable writes every settable parameter as a Markdown table: key, unit, range,
+// default, where the default comes from, and what it models. docs/parameters.md is its output
+// (a test keeps it current).
+func writeParamTable(w io.Writer) error {
+	def := machine.Default()
+	var b strings.Builder
+	b.WriteString("# Parameters\n\n")
+	b.WriteString("Every parameter of a machine, as `--set KEY=VALUE`, configuration files (`mark1 config`) and\n")
+	b.WriteString("state files name it, with its unit and the range every one of those inputs is checked\n")
+	b.WriteString("against. Written by `mark1 config --table > docs/parameters.md` (a test keeps it current).\n\n")
+	b.WriteString("| key | unit | range | default | source | models |\n|---|---|---|---|---|---|\n")
+	for _, k := range machine.Keys() {
+		v, err := def.Value(k.Name)
+		if err != nil {
+			return err
+		}
+		unit := k.Unit
+		if unit == "" {
+			unit = "-"
+		}
+		models := k.Models
+		if k.Note != "" {
+			models += "; " + k.Note
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", k.Name, unit, k.Range, v, k.Source, strings.ReplaceAll(models, "|", "/"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func isPreset(s string, presets ...string) bool {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/machine"
 )
 
 // mark1 runs one command line in-process and returns its exit status and output.
@@ -663,5 +664,23 @@ func TestTrainChecksBeforeTraining(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left files behind: %v", ents)
+	}
+}
+
+// docs/parameters.md is what mark1 config --table prints: the table of every parameter's unit
+// and range (the one the inputs are checked against) stays current.
+func TestParameterTableCurrent(t *testing.T) {
+	out := mustRun(t, "config", "--table")
+	doc, err := os.ReadFile("../../docs/parameters.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc) != out {
+		t.Errorf("docs/parameters.md is not what mark1 config --table prints: run go run ./cmd/mark1 config --table > docs/parameters.md")
+	}
+	for _, k := range machine.Keys() {
+		if !strings.Contains(out, "| `"+k.Name+"` |") {
+			t.Errorf("the table lacks %s", k.Name)
+		}
 	}
 }
