@@ -43,7 +43,8 @@ type Options struct {
 	// frames; the window then closes.
 	Screenshot string
 	Frames     int
-	// Stats, when not nil, receives the frame timings when the window closes.
+	// Stats, when not nil, receives frame timings while the window is open (the frame and
+	// update rates and the painting times, every 10 s) and a summary when it closes.
 	Stats io.Writer
 	// Title is the window's title; "" means "Mark I Perceptron".
 	Title string

@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 
 	// First: it ends the program, with one line, before ebiten's initialisation would panic
 	// for want of a display.
@@ -42,12 +43,13 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/museum"
 	"github.com/mark1-perceptron/mark1/museum/console"
+	"github.com/mark1-perceptron/mark1/museum/help"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
 )
 
 func main() {
-	os.Exit(run(args(), os.Stderr))
+	os.Exit(run(args(), os.Stdout, os.Stderr))
 }
 
 // speedFlag reads a speed: a multiple of the original's pace, or "max".
@@ -73,27 +75,48 @@ func (s *speedFlag) Set(t string) error {
 	return nil
 }
 
-func run(argv []string, stderr io.Writer) int {
+// settings are the command line's flags.
+type settings struct {
+	fullscreen, kiosk, ideal, stats bool
+	experiment, stateDir, shot      string
+	saveEvery, attract              time.Duration
+	speed                           speedFlag
+	seed                            uint64
+	pretrain, frames                int
+}
+
+// newFlagSet returns the program's flags, read into st. Their usage is museum/help's (which
+// the window tests check against them): -h prints it with or without a display.
+func newFlagSet(st *settings) *flag.FlagSet {
 	fs := flag.NewFlagSet("mark1-museum", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fullscreen := fs.Bool("fullscreen", false, "open full screen")
-	kiosk := fs.Bool("kiosk", false, "full screen, cursor hidden when idle, close button ignored (Ctrl+Shift+Q quits)")
-	experiment := fs.String("experiment", "letters", "the experiment to open on: letters, shapes, leftright or ef (a resumed museum keeps its own)")
-	stateDir := fs.String("state-dir", defaultStateDir(), "folder where the machines are saved and resumed from (\"\" keeps nothing)")
-	saveEvery := fs.Duration("save-every", session.DefaultSaveEvery, "how often the machine is saved while it changes")
-	speed := &speedFlag{session.Historical}
-	fs.Var(speed, "speed", "cards' pace: 1 is the original's 3 s a card, 10 ten times faster, max as fast as possible")
-	seed := fs.Uint64("seed", machine.Default().Seed, "seed of the machine's wiring and flaws")
-	ideal := fs.Bool("ideal", false, "every analog flaw off (the textbook perceptron)")
-	attract := fs.Duration("attract", console.DefaultAttractAfter, "idle time before the narrated demonstration (0: never)")
-	pretrain := fs.Int("pretrain", 0, "epochs to train at full speed before the window opens")
-	shot := fs.String("screenshot", "", "write the screen to this PNG file after --frames frames, and quit")
-	frames := fs.Int("frames", 30, "frames before the screenshot")
-	stats := fs.Bool("stats", false, "print frame timings when the window closes")
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.BoolVar(&st.fullscreen, "fullscreen", false, "open full screen")
+	fs.BoolVar(&st.kiosk, "kiosk", false, "full screen, cursor hidden when idle, close button ignored (Ctrl+Shift+Q quits)")
+	fs.StringVar(&st.experiment, "experiment", "letters", "the experiment to open on: letters, shapes, leftright or ef")
+	fs.StringVar(&st.stateDir, "state-dir", defaultStateDir(), "folder where the machines are saved and resumed from (\"\" keeps nothing)")
+	fs.DurationVar(&st.saveEvery, "save-every", session.DefaultSaveEvery, "how often the machine is saved while it changes")
+	st.speed = speedFlag{session.Historical}
+	fs.Var(&st.speed, "speed", "cards' pace: 1 is the original's 3 s a card, 10 ten times faster, max as fast as possible")
+	fs.Uint64Var(&st.seed, "seed", machine.Default().Seed, "seed of the machine's wiring and flaws")
+	fs.BoolVar(&st.ideal, "ideal", false, "every analog flaw off (the textbook perceptron)")
+	fs.DurationVar(&st.attract, "attract", console.DefaultAttractAfter, "idle time before the narrated demonstration (0: never)")
+	fs.IntVar(&st.pretrain, "pretrain", 0, "epochs to train at full speed before the window opens")
+	fs.StringVar(&st.shot, "screenshot", "", "write the screen to this PNG file after --frames frames, and quit")
+	fs.IntVar(&st.frames, "frames", 30, "frames before the screenshot")
+	fs.BoolVar(&st.stats, "stats", false, "print frame timings on standard output: every 10 s while the window is open, and a summary when it closes")
+	return fs
+}
+
+func run(argv []string, stdout, stderr io.Writer) int {
+	var st settings
+	fs := newFlagSet(&st)
 	if err := fs.Parse(argv); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help.Text)
 			return 0
 		}
+		fmt.Fprintf(stderr, "mark1-museum: %v (mark1-museum -h lists the flags)\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -101,18 +124,18 @@ func run(argv []string, stderr io.Writer) int {
 		return 2
 	}
 	cfg := machine.Default()
-	cfg.Seed = *seed
-	if *ideal {
+	cfg.Seed = st.seed
+	if st.ideal {
 		cfg = cfg.Ideal()
 	}
 	opts := session.Options{
 		Config:      &cfg,
 		Sets:        builtin.Load,
 		Experiments: view.ExperimentNames(),
-		Experiment:  *experiment,
-		Dir:         *stateDir,
-		SaveEvery:   *saveEvery,
-		Speed:       speed.v,
+		Experiment:  st.experiment,
+		Dir:         st.stateDir,
+		SaveEvery:   st.saveEvery,
+		Speed:       st.speed.v,
 		Logf:        func(format string, a ...any) { fmt.Fprintf(stderr, "mark1-museum: "+format+"\n", a...) },
 	}
 	s, err := session.New(opts)
@@ -136,8 +159,8 @@ func run(argv []string, stderr io.Writer) int {
 
 	var f session.Frame
 	s.Snapshot(&f)
-	if *pretrain > 0 {
-		if err := pretrainFor(ctx, s, *pretrain, speed.v); err != nil {
+	if st.pretrain > 0 {
+		if err := pretrainFor(ctx, s, st.pretrain, st.speed.v); err != nil {
 			fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
 			finish()
 			return 1
@@ -145,13 +168,13 @@ func run(argv []string, stderr io.Writer) int {
 	} else if f.Kind == session.None && f.Mode == session.Stopped {
 		s.Train() // a new machine opens learning
 	}
-	aa := *attract
+	aa := st.attract
 	if aa == 0 {
 		aa = -1
 	}
-	mopts := museum.Options{Fullscreen: *fullscreen, Kiosk: *kiosk, AttractAfter: aa, Screenshot: *shot, Frames: *frames}
-	if *stats {
-		mopts.Stats = os.Stdout
+	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames}
+	if st.stats {
+		mopts.Stats = stdout
 	}
 	err = museum.Run(ctx, s, mopts)
 	status := finish()

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"flag"
 	"image"
 	"image/color"
 	"image/png"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,6 +24,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/museum/help"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
 )
@@ -275,5 +278,61 @@ func TestFrameRateWhileTraining(t *testing.T) {
 	}
 	if rates["max"] < 0.8*rates["1"] {
 		t.Errorf("%.1f frames per second while training at full speed, %.1f at the original pace", rates["max"], rates["1"])
+	}
+}
+
+// -h prints the whole usage, the same with a display, without one and with one nobody serves:
+// help never needs a display.
+func TestHelpNeedsNoDisplay(t *testing.T) {
+	for _, env := range [][]string{nil, {"DISPLAY="}, {"DISPLAY=:987"}} {
+		for _, h := range []string{"-h", "--help"} {
+			cmd := exec.Command(bin, "--kiosk", h)
+			cmd.Env = append(os.Environ(), env...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil || stderr.Len() != 0 || stdout.String() != help.Text {
+				t.Errorf("%v mark1-museum %s: %v, stderr %q, stdout %q: want the usage and exit 0", env, h, err, stderr.String(), stdout.String())
+			}
+		}
+	}
+	out, err := runMuseum(t, nil, "--no-such-flag")
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "-h lists the flags") {
+		t.Errorf("an unknown flag: %v, %q: want exit 2 and one line", err, out)
+	}
+}
+
+// museum/help names every flag of the program, with its usage and default, and knows which
+// flags take no value; it names no flag the program lacks.
+func TestHelpMatchesFlags(t *testing.T) {
+	var st settings
+	fs := newFlagSet(&st)
+	var bools []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.Contains("\n"+help.Flags, "\n  --"+f.Name+" ") {
+			t.Errorf("help.Flags does not list --%s", f.Name)
+		}
+		if !strings.Contains(help.Flags, f.Usage) {
+			t.Errorf("help.Flags does not say of --%s %q", f.Name, f.Usage)
+		}
+		if f.Name != "state-dir" && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && !strings.Contains(help.Flags, "(default "+f.DefValue) {
+			t.Errorf("help.Flags does not give --%s's default %s", f.Name, f.DefValue)
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			bools = append(bools, f.Name)
+		}
+	})
+	want := slices.Clone(help.BoolFlags())
+	slices.Sort(want)
+	slices.Sort(bools)
+	if !slices.Equal(bools, want) {
+		t.Errorf("flags without a value: %v; help.Asked takes %v", bools, want)
+	}
+	for _, line := range strings.Split(help.Flags, "\n") {
+		if name, ok := strings.CutPrefix(line, "  --"); ok {
+			name, _, _ = strings.Cut(name, " ")
+			if fs.Lookup(name) == nil {
+				t.Errorf("help.Flags lists --%s, which mark1-museum does not have", name)
+			}
+		}
 	}
 }

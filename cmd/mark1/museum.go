@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/museum/help"
 )
 
 // The museum's window is a separate program, mark1-museum: a program that imports ebiten
@@ -89,13 +91,9 @@ var errNoDisplay = errors.New("no display ($DISPLAY and $WAYLAND_DISPLAY are uns
 
 // cmdMuseum runs mark1-museum with the arguments given, in mark1's place.
 func cmdMuseum(args []string, stdout, stderr io.Writer) error {
-	for _, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" {
-			fmt.Fprintln(stdout, "usage: mark1 museum [flags]\n\nRuns the museum's window, mark1-museum, with these flags; \"mark1-museum -h\" lists them:")
-			fmt.Fprintln(stdout, "  --fullscreen, --kiosk (full screen, cursor hidden, Ctrl+Shift+Q quits), --experiment NAME,")
-			fmt.Fprintln(stdout, "  --state-dir DIR, --speed N|max, --seed N, --ideal, --attract DURATION, --screenshot FILE --frames N")
-			return flag.ErrHelp
-		}
+	if help.Asked(args) {
+		fmt.Fprint(stdout, "usage: mark1 museum [flags]\n\nRuns the museum's window, mark1-museum (it needs a display), with these flags:\n", help.Flags)
+		return flag.ErrHelp
 	}
 	if !hasDisplay() {
 		return errNoDisplay

@@ -391,3 +391,22 @@ func TestWebAllInterfaces(t *testing.T) {
 		t.Errorf("mark1 web --addr 0.0.0.0:0 printed %q: want http://localhost:PORT/ and this computer's addresses", out)
 	}
 }
+
+// mark1 museum -h lists every flag of the window, with no display and no window program.
+func TestMuseumHelp(t *testing.T) {
+	noDisplay(t)
+	t.Setenv("MARK1_MUSEUM", "")
+	t.Setenv("PATH", t.TempDir())
+	for _, args := range [][]string{{"museum", "-h"}, {"museum", "--kiosk", "--help"}} {
+		code, out, errs := mark1(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: mark1 museum [flags]") {
+			t.Errorf("mark1 %s: exit %d, stderr %q, stdout %q", strings.Join(args, " "), code, errs, out)
+		}
+		for _, f := range []string{"--fullscreen", "--kiosk", "--experiment NAME", "--state-dir DIR", "--save-every D", "--speed N|max",
+			"--seed N", "--ideal", "--attract D", "--pretrain N", "--screenshot FILE", "--frames N", "--stats"} {
+			if !strings.Contains(out, "\n  "+f+" ") {
+				t.Errorf("mark1 %s does not list %s:\n%s", strings.Join(args, " "), f, out)
+			}
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package help
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAsked(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-h"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"-help"}, true},
+		{[]string{"--h"}, true},
+		{[]string{"--kiosk", "-h"}, true},
+		{[]string{"--experiment", "ef", "--help"}, true},
+		{[]string{"--experiment=ef", "-h"}, true},
+		{[]string{"--stats", "--ideal", "-h"}, true},
+		{nil, false},
+		{[]string{"--kiosk"}, false},
+		{[]string{"--screenshot", "-h"}, false}, // a file named -h
+		{[]string{"--experiment", "ef", "extra", "-h"}, false},
+		{[]string{"--", "-h"}, false},
+		{[]string{"-", "-h"}, false},
+		{[]string{"---h"}, false},
+		{[]string{"-hx"}, false},
+	} {
+		if got := Asked(c.args); got != c.want {
+			t.Errorf("Asked(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}
+
+// Every flag is in the usage (mark1 museum's old short list left three out).
+func TestTextListsEveryFlag(t *testing.T) {
+	for _, f := range []string{"--fullscreen", "--kiosk", "--experiment", "--state-dir", "--save-every", "--speed", "--seed",
+		"--ideal", "--attract", "--pretrain", "--screenshot", "--frames", "--stats"} {
+		if !strings.Contains(Text, "\n  "+f+" ") {
+			t.Errorf("the usage does not list %s", f)
+		}
+	}
+}
