@@ -15,7 +15,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
-	museum-deps museum-test web rig
+	museum-deps museum-test web rig dist dist-test
 
 all: build
 
@@ -38,7 +38,7 @@ test: museum-deps
 	done
 	$(GO) test -count=1 -json ./... | $(TALLY) go
 	$(MAKE) --no-print-directory race
-	@for t in arm64 museum-test rig; do \
+	@for t in arm64 museum-test rig dist-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
 	@$(TALLY) summary
@@ -58,6 +58,16 @@ museum-test:
 ## page in headless Chromium that must not move a pot (installs chromium).
 rig:
 	@bash scripts/rig-test.sh
+
+## dist: release archives and Debian packages (mark1, hwbridge, mark1-museum) for amd64, arm64
+## and armhf in dist/, checked by lintian (scripts/dist.sh: versions, cross-builds).
+dist:
+	@bash scripts/dist.sh --lint
+
+## dist-test: this machine's packages built, installed, used, removed and purged (needs root or
+## sudo; installs lintian, curl, xvfb).
+dist-test:
+	@bash scripts/dist-test.sh
 
 ## web: the museum for the browser in web/dist (mark1 web serves it).
 web:
