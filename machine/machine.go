@@ -74,6 +74,12 @@ type Machine struct {
 	sums   []float64
 	ev     Event
 	perm   []int
+
+	// the last card shown from a deck from PrepareBits, not yet shown to the retina (syncRetina)
+	shownFrom  *deckBits
+	shownCard  int
+	shownStim  retina.Stimulus
+	showOptics *retina.Retina
 }
 
 // New builds a machine for the given classes (labels, in class-number order). The

@@ -2,6 +2,8 @@ package machine
 
 import (
 	"math"
+	"math/bits"
+	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -47,22 +49,36 @@ func (f ObserverFunc) Presented(e *Event) { f(e) }
 
 // Present shows a card without learning and returns the machine's answer.
 func (m *Machine) Present(s *retina.Stimulus) int {
-	return m.present(s, -1, -1, false)
+	return m.present(s, nil, -1, -1, false)
 }
 
 // Train shows a card of the given class and applies the learning rule. It returns the
 // machine's answer before the correction and the number of R-units that were corrected.
 func (m *Machine) Train(s *retina.Stimulus, class int) (predicted, corrected int) {
-	p := m.present(s, -1, class, true)
+	p := m.present(s, nil, -1, class, true)
 	return p, len(m.ev.Moves)
 }
 
-// present is the hot loop.
-func (m *Machine) present(s *retina.Stimulus, card, class int, learn bool) int {
+// present is the hot loop: it shows the card s, or card number card of a deck from
+// PrepareBits (b), whose S- and A-unit states are kept.
+func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, learn bool) int {
 	m.mu.Lock()
 	dt := m.cfg.PresentationTime
-	m.retina.Expose(s, dt, m.noise, &m.s)
-	m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+	switch {
+	case b == nil:
+		m.retina.Expose(s, dt, m.noise, &m.s)
+		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+		m.shownFrom = nil
+	case b.board == &m.board.Units[0]: // this board's A-units
+		m.s = b.s[card]
+		copy(m.a, b.a[card*b.words:(card+1)*b.words])
+		m.active = activeOf(m.a, m.active[:0])
+		m.shownFrom, m.shownCard = b, card
+	default: // another machine's deck: its S-units, this machine's board
+		m.s = b.s[card]
+		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+		m.shownFrom, m.shownCard = b, card
+	}
 	for r, rack := range m.racks {
 		sum, err := rack.Sum(m.active)
 		if err != nil {
@@ -90,6 +106,38 @@ func (m *Machine) present(s *retina.Stimulus, card, class int, learn bool) int {
 		m.obs.Presented(&m.ev)
 	}
 	return pred
+}
+
+// activeOf appends the firing A-units of the bit-packed states a to dst, ascending.
+func activeOf(a []uint64, dst []uint16) []uint16 {
+	for w, word := range a {
+		for word != 0 {
+			dst = append(dst, uint16(w*64+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return dst
+}
+
+// syncRetina makes the ideal retina show the last card a deck from PrepareBits presented, which
+// it did not see (its light is prepared again from the card's image): a snapshot or a saved
+// state then holds what it would after Prepare's deck. Called with the lock held.
+func (m *Machine) syncRetina() {
+	b := m.shownFrom
+	if b == nil {
+		return
+	}
+	m.shownFrom = nil
+	if m.showOptics == nil {
+		// A retina of its own, so that Prepare on the driving goroutine shares no scratch.
+		r, err := retina.New(m.retina.Params(), rand.New(rand.NewPCG(m.cfg.Seed, streamRetina)))
+		if err != nil {
+			return
+		}
+		m.showOptics = r
+	}
+	m.showOptics.Prepare(b.set.Cards[m.shownCard].Image, &m.shownStim)
+	m.retina.Show(&m.shownStim)
 }
 
 // decide decodes the R-unit sums into a class: the class whose code agrees best with the sums

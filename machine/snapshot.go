@@ -36,6 +36,7 @@ func (m *Machine) Snapshot(dst *Snapshot, pots bool) {
 		dst.Card, dst.Class, dst.Predicted, dst.Learning = m.ev.Card, m.ev.Class, m.ev.Predicted, m.ev.Learning
 	}
 	dst.S = m.s
+	m.syncRetina()
 	m.retina.Levels(dst.Levels[:])
 	dst.A = append(dst.A[:0], m.a...)
 	dst.Active = len(m.active)

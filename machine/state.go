@@ -77,6 +77,7 @@ func (m *Machine) WriteState(w io.Writer) error {
 // stateBody encodes the machine's state as JSON.
 func (m *Machine) stateBody() ([]byte, error) {
 	m.mu.Lock()
+	m.syncRetina()
 	st := state{
 		Config:        m.cfg,
 		Classes:       m.classes,
@@ -144,6 +145,7 @@ func (m *Machine) Save(path string) error {
 func (m *Machine) Clone() (*Machine, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.syncRetina()
 	cfg := m.cfg
 	// The board's units are read only; its scratch space is per board.
 	cfg.Board = &patchboard.Board{Units: m.board.Units, FanOut: m.board.FanOut}

@@ -24,7 +24,7 @@ func (m *Machine) Epoch(d *Deck, step func(done int) bool) EpochStats {
 	order := m.orderOf(d)
 	m.mu.Unlock()
 	for i, k := range order {
-		pred := m.present(&d.Stimuli[k], k, d.Class[k], true)
+		pred := m.presentCard(d, k, d.Class[k], true)
 		if pred != d.Class[k] {
 			st.Mistakes++
 		}
@@ -37,6 +37,14 @@ func (m *Machine) Epoch(d *Deck, step func(done int) bool) EpochStats {
 	}
 	st.Clock = m.Clock()
 	return st
+}
+
+// presentCard presents card k of d.
+func (m *Machine) presentCard(d *Deck, k, class int, learn bool) int {
+	if d.bits != nil {
+		return m.present(nil, d.bits, k, class, learn)
+	}
+	return m.present(&d.Stimuli[k], nil, k, class, learn)
 }
 
 // orderOf returns the presentation order of an epoch over d, drawing a shuffle from the order
@@ -101,8 +109,8 @@ func (m *Machine) Evaluate(d *Deck) Result {
 	for i := range res.Confusion {
 		res.Confusion[i] = make([]int, k)
 	}
-	for i := range d.Stimuli {
-		pred := m.present(&d.Stimuli[i], i, d.Class[i], false)
+	for i := range d.Class {
+		pred := m.presentCard(d, i, d.Class[i], false)
 		want := d.Class[i]
 		if want >= 0 && want < k {
 			res.Confusion[want][pred]++
@@ -129,6 +137,7 @@ func (m *Machine) Idle(seconds float64) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.syncRetina()
 	for _, a := range m.adv {
 		if a != nil {
 			a.Advance(seconds)

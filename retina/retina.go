@@ -143,6 +143,10 @@ type Stimulus struct {
 	idealOK bool
 }
 
+// IdealBits returns the S-unit states the ideal retina shows for the card, and true, when an
+// ideal retina prepared it; the zero Bits and false otherwise.
+func (s *Stimulus) IdealBits() (Bits, bool) { return s.ideal, s.idealOK }
+
 // Polarity returns the card's polarity as Prepare resolved it: DarkFigure or LightFigure (with
 // AutoPolarity, decided from the card's border). A Stimulus that Prepare did not fill reports
 // DarkFigure.
@@ -343,6 +347,15 @@ func idealBits(light *[N]float32, pol Polarity, out *Bits) {
 			word |= uint64(math.Float32bits(v-0.5)>>31) << uint(j)
 		}
 		out[w] = word
+	}
+}
+
+// Show makes s the card the ideal retina's cells show, as if Expose had just shown it (its
+// levels, its state), without exposing it. An analog retina ignores it: its cells' levels are
+// its own.
+func (r *Retina) Show(s *Stimulus) {
+	if r.p.Ideal {
+		r.last = s
 	}
 }
 

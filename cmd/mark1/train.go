@@ -44,8 +44,8 @@ type figures struct {
 
 func countFigures(d *machine.Deck) figures {
 	var f figures
-	for i := range d.Stimuli {
-		if d.Stimuli[i].Polarity() == retina.LightFigure {
+	for i := range d.Len() {
+		if d.Polarity(i) == retina.LightFigure {
 			f.Light++
 		} else {
 			f.Dark++
@@ -232,7 +232,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 			return usageErr(err.Error())
 		}
 	}
-	deck, err := prepare(m, set, loader, "")
+	deck, err := prepareCompact(m, set, loader, "")
 	if err != nil {
 		return err
 	}
@@ -240,7 +240,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	// set the machine cannot take fails at once rather than after the training is spent.
 	var testDeck *machine.Deck
 	if testSet != nil {
-		if testDeck, err = prepare(m, testSet, loader, "--test: "); err != nil {
+		if testDeck, err = prepareCompact(m, testSet, loader, "--test: "); err != nil {
 			return err
 		}
 	}
@@ -333,6 +333,24 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 
 // stimulusBytes is the memory one prepared card takes.
 const stimulusBytes = int64(unsafe.Sizeof(retina.Stimulus{})) + 24
+
+// prepareCompact prepares a deck for a training: for a machine whose retina is ideal, each
+// card's S- and A-units only (machine.PrepareBits: the same training, without the optics and the
+// A-units after the first pass), else every card's optics (prepare).
+func prepareCompact(m *machine.Machine, set *images.Set, loader *images.Loader, prefix string) (*machine.Deck, error) {
+	if !m.Config().Retina.Ideal {
+		return prepare(m, set, loader, prefix)
+	}
+	per := int64(unsafe.Sizeof(retina.Bits{})) + 8*int64((m.AUnits()+63)/64) + 24
+	if err := loader.Reserve(set.Name, int64(len(set.Cards))*per); err != nil {
+		return nil, budgetHint(err)
+	}
+	d, err := m.PrepareBits(set)
+	if err != nil {
+		return nil, errors.New(prefix + err.Error())
+	}
+	return d, nil
+}
 
 // prepare reserves the memory of the deck in the loader's budget and runs the optics on the
 // cards.
