@@ -114,7 +114,7 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return usageErr("--out is required (a new or empty folder)")
 	}
-	if err := checkEmptyDir(*out); err != nil {
+	if err := checkEmptyDir(*out, "cards of another set would be mixed in"); err != nil {
 		return err
 	}
 	loader, err := df.loader()
@@ -170,9 +170,10 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkEmptyDir refuses a path that is a file or a folder with anything in it: a folder of
-// cards must hold one set only (a later load would mix stale cards in).
-func checkEmptyDir(dir string) error {
+// checkEmptyDir refuses a path that is a file or a folder with anything in it, saying why
+// that matters (a folder of cards must hold one set only: a later load would mix stale cards
+// in; a report's folder one run).
+func checkEmptyDir(dir, why string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -187,7 +188,7 @@ func checkEmptyDir(dir string) error {
 		return fmt.Errorf("--out: %w", err)
 	}
 	if len(entries) > 0 {
-		return usageErr(fmt.Sprintf("--out %s: not empty (cards of another set would be mixed in); name a new folder", dir))
+		return usageErr(fmt.Sprintf("--out %s: not empty (%s); name a new folder", dir, why))
 	}
 	return nil
 }

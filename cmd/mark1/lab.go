@@ -82,11 +82,12 @@ type outFlags struct {
 
 func (o *outFlags) register(fs *flagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
-	fs.StringVar(&o.out, "out", "", "write everything the run makes into this folder: index.html, report.json, CSV tables, PNG figures and their data")
+	fs.StringVar(&o.out, "out", "", "write everything the run makes into this new (or empty) folder: index.html, report.json, CSV tables, PNG figures and their data")
 	fs.IntVar(&o.workers, "workers", 0, "runs at once (0: one per core); the numbers do not depend on it")
 }
 
-// check refuses, before any work, an --out that cannot be a folder to write in.
+// check refuses, before any work, an --out that cannot be a new folder to write in: a file, a
+// folder that does not hold nothing, or a path whose folder does not exist.
 func (o *outFlags) check() error {
 	if o.workers < 0 || o.workers > 1024 {
 		return usageErr(fmt.Sprintf("--workers %d: want 0..1024", o.workers))
@@ -106,6 +107,11 @@ func (o *outFlags) check() error {
 		return fmt.Errorf("--out: %w", err)
 	case !fi.IsDir():
 		return usageErr(fmt.Sprintf("--out %s: not a folder", o.out))
+	}
+	// A folder that holds anything is refused, as cards export refuses one: the run would
+	// overwrite another run's files without a word, or leave them mixed in with its own.
+	if err := checkEmptyDir(o.out, "the files of this run would overwrite or mix with what is there"); err != nil {
+		return err
 	}
 	if err := atomicfile.Check(filepath.Join(o.out, "index.html")); err != nil {
 		return fmt.Errorf("--out %w", err)
