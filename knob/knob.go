@@ -114,10 +114,11 @@ func (r Range) String() string {
 	return s
 }
 
-// num writes a bound: %g, but the top of an int64 (2^63 as a float64) as 2^63-1.
+// num writes a bound: %g, but the top of a uint64 (2^64 as a float64, the whole of a seed's
+// type) as 2^64-1.
 func num(v float64) string {
-	if v == math.MaxInt64 {
-		return "2^63-1"
+	if v == math.MaxUint64 {
+		return "2^64-1"
 	}
 	return fmt.Sprintf("%g", v)
 }
@@ -133,7 +134,8 @@ func (r Range) Check(key string, v float64) error {
 // CheckStruct checks every field of the struct v (a value or a pointer) that docs describe, by
 // its JSON name: numbers against their Range, strings (and types that write themselves as text)
 // against their Range's Names. It returns the first field out of range, "KEY: VALUE, want
-// RANGE". Fields docs do not describe, and docs without a range, are not checked.
+// RANGE". Fields docs do not describe, and docs without a range, are not checked. Whole numbers
+// are compared as float64: exactly, for bounds within +-2^53 and for a bound at a type's top.
 func CheckStruct(v any, docs []Doc) error {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {

@@ -25,7 +25,10 @@ func TestConfigFileRoundTrip(t *testing.T) {
 			t.Fatalf("Set(%s): %v", kv, err)
 		}
 	}
-	for name, c := range map[string]Config{"default": Default(), "ideal": Default().Ideal(), "flaws": flawed, "odd": odd} {
+	// A seed over a TOML integer (2^63-1), as --seed and state files take it: written as text.
+	bigSeed := Default()
+	bigSeed.Seed = 1<<64 - 1
+	for name, c := range map[string]Config{"default": Default(), "ideal": Default().Ideal(), "flaws": flawed, "odd": odd, "big seed": bigSeed} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := c.WriteConfig(&buf); err != nil {

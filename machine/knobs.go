@@ -22,7 +22,7 @@ import (
 // topDocs describes the top-level keys of a Config.
 var topDocs = []knob.Doc{
 	{Key: "seed", Models: "root of every random choice: wiring, cell and motor spreads, noise, order", Source: knob.Setting,
-		Range: knob.Closed(0, math.MaxInt64)}, // a TOML integer: 0..2^63-1
+		Range: knob.Closed(0, math.MaxUint64)}, // every uint64: the --seed flag's and the state file's; a configuration file quotes one over 2^63-1
 	{Key: "r_units", Models: "response units (R-units), one rack of pots each", Unit: "units", Source: knob.Historical,
 		Range: knob.Closed(1, MaxRUnits)},
 	{Key: "rule", Models: "reinforcement rule: alpha (error correction), gamma (conserving) or forced", Source: knob.Historical,
@@ -331,6 +331,11 @@ func formatValue(f reflect.Value, toml bool) string {
 			return strconv.Quote(f.String())
 		}
 		return f.String()
+	case reflect.Uint64:
+		// A TOML integer is an int64: a larger seed is written as text, which Set reads.
+		if toml && f.Uint() > math.MaxInt64 {
+			return strconv.Quote(strconv.FormatUint(f.Uint(), 10))
+		}
 	case reflect.Float64:
 		x := f.Float()
 		switch {
