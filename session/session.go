@@ -26,9 +26,15 @@ type Options struct {
 	Sets func(name string) (*images.Set, error)
 	// Experiments lists the names SetExperiment accepts; nil accepts any name Sets loads.
 	Experiments []string
-	// Experiment is the first experiment, unless the session resumes from Dir. Default:
+	// Experiment is the first experiment, unless the session resumes from Dir (it then opens
+	// on the experiment it was on when saved) and ExperimentChosen is false. Default:
 	// Experiments[0], or "letters".
 	Experiment string
+	// ExperimentChosen says that Experiment was asked for (a command line's --experiment): a
+	// session resumed from Dir opens on it, with its saved machine and epochs when it has
+	// them, and stopped. The other experiments' saved machines are kept, and each is resumed
+	// when SetExperiment chooses it.
+	ExperimentChosen bool
 	// Dir is the folder where the session keeps its machines (one state file per experiment,
 	// NAME.state, written with machine.Save) and its own state (session.json), and from which
 	// New resumes. "" keeps nothing.
@@ -194,7 +200,11 @@ func New(opts Options) (*Session, error) {
 	}
 	resumed := s.resume()
 	if resumed != nil && s.checkExperiment(resumed.Experiment) == nil {
-		name = resumed.Experiment
+		if !opts.ExperimentChosen {
+			name = resumed.Experiment
+		} else if name != resumed.Experiment {
+			s.logf("session: opening %q as asked; the saved %q is kept for when it is chosen again", name, resumed.Experiment)
+		}
 		if checkSpeed(resumed.speed) == nil {
 			s.speed = resumed.speed
 		}

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -426,6 +429,62 @@ func TestSaveAndResume(t *testing.T) {
 	}
 	if g.Problem != "" {
 		t.Errorf("problem: %s", g.Problem)
+	}
+}
+
+// A resumed session opens on the experiment asked for (Options.ExperimentChosen), with that
+// experiment's own saved machine, and keeps the one it was on: chosen again, it resumes.
+func TestResumeChosenExperiment(t *testing.T) {
+	dir := t.TempDir()
+	opts := session.Options{Config: ideal(), Experiment: "leftright", Experiments: []string{"ef", "leftright"}, Dir: dir, Speed: session.Max, MaxEpochs: 1}
+	s, stop := start(t, opts)
+	s.Train()
+	lr := waitFor(t, s, "leftright trained", func(f *session.Frame) bool { return f.Epoch == 1 && f.Mode == session.Stopped })
+	s.SetExperiment("ef")
+	s.Train()
+	ef := waitFor(t, s, "ef trained", func(f *session.Frame) bool { return f.Experiment == "ef" && f.Epoch == 1 && f.Mode == session.Stopped })
+	stop()
+	efState, err := os.ReadFile(filepath.Join(dir, "ef.state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Saved on ef; leftright asked for: leftright opens, as it was saved, stopped.
+	var logged []string
+	opts.ExperimentChosen = true
+	opts.Logf = func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+	s2, stop2 := start(t, opts)
+	g := new(session.Frame)
+	s2.Snapshot(g)
+	if g.Experiment != "leftright" || g.Epoch != 1 || g.Machine.Count != lr.Machine.Count || g.Mode != session.Stopped || g.Problem != "" {
+		t.Fatalf("resumed with leftright asked for: %q epoch %d count %d mode %v problem %q; want leftright epoch 1 count %d, stopped",
+			g.Experiment, g.Epoch, g.Machine.Count, g.Mode, g.Problem, lr.Machine.Count)
+	}
+	if !slices.ContainsFunc(logged, func(l string) bool { return strings.Contains(l, `opening "leftright" as asked`) && strings.Contains(l, `"ef" is kept`) }) {
+		t.Errorf("the log does not say which experiment opened and which was kept: %q", logged)
+	}
+	stop2()
+	if b, err := os.ReadFile(filepath.Join(dir, "ef.state")); err != nil || !bytes.Equal(b, efState) {
+		t.Errorf("ef's saved machine changed while leftright was open (%v)", err)
+	}
+
+	// Without the choice the session resumes the experiment it was on (leftright), and ef,
+	// chosen again, comes back as it was.
+	opts.ExperimentChosen, opts.Experiment, opts.Logf = false, "ef", nil
+	s3, _ := start(t, opts)
+	s3.Snapshot(g)
+	if g.Experiment != "leftright" {
+		t.Errorf("resumed without a choice on %q, want leftright (the experiment saved last)", g.Experiment)
+	}
+	s3.SetExperiment("ef")
+	h := waitFor(t, s3, "ef", func(f *session.Frame) bool { return f.Experiment == "ef" })
+	if h.Epoch != 1 || h.Machine.Count != ef.Machine.Count || !equalInts(h.History, ef.History) {
+		t.Errorf("ef chosen again: epoch %d count %d %v; saved epoch 1 count %d %v", h.Epoch, h.Machine.Count, h.History, ef.Machine.Count, ef.History)
+	}
+	for r := range ef.Machine.Pots {
+		if !equalFloats(ef.Machine.Pots[r], h.Machine.Pots[r]) {
+			t.Fatalf("ef's R-unit %d's pots differ from the saved ones", r)
+		}
 	}
 }
 

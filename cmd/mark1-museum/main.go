@@ -123,6 +123,8 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mark1-museum: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	chosen := false
+	fs.Visit(func(f *flag.Flag) { chosen = chosen || f.Name == "experiment" })
 	cfg := machine.Default()
 	cfg.Seed = st.seed
 	if st.ideal {
@@ -133,10 +135,12 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		Sets:        builtin.Load,
 		Experiments: view.ExperimentNames(),
 		Experiment:  st.experiment,
-		Dir:         st.stateDir,
-		SaveEvery:   st.saveEvery,
-		Speed:       st.speed.v,
-		Logf:        func(format string, a ...any) { fmt.Fprintf(stderr, "mark1-museum: "+format+"\n", a...) },
+		// Asked for, it opens even on a resumed museum (the others stay saved).
+		ExperimentChosen: chosen,
+		Dir:              st.stateDir,
+		SaveEvery:        st.saveEvery,
+		Speed:            st.speed.v,
+		Logf:             func(format string, a ...any) { fmt.Fprintf(stderr, "mark1-museum: "+format+"\n", a...) },
 	}
 	s, err := session.New(opts)
 	if err != nil {

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"image"
 	"image/color"
@@ -121,6 +122,7 @@ func reference(t *testing.T, name string) image.Image {
 
 var (
 	titleRect    = image.Rect(0, 0, 740, 58)
+	expRect      = image.Rect(800, 0, 1180, 58) // the experiment's name and the mode lamp
 	controlRect  = image.Rect(16, 836, 1380, 1076)
 	lampRect     = image.Rect(476, 200, 908, 420)
 	retinaRect   = image.Rect(34, 392, 434, 792)
@@ -179,11 +181,11 @@ func TestScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot2 := filepath.Join(t.TempDir(), "resumed.png")
-	if out, err := runMuseum(t, nil, "--state-dir", dir, "--experiment", "ef", "--screenshot", shot2, "--frames", "5"); err != nil {
+	if out, err := runMuseum(t, nil, "--state-dir", dir, "--screenshot", shot2, "--frames", "5"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	img2 := readShot(t, shot2)
-	if d := meanDiff(img2, ref, titleRect); d > 8 {
+	if d := meanDiff(img2, ref, expRect); d > 8 {
 		t.Errorf("the resumed museum is not on letters (title differs by %.1f)", d)
 	}
 	if red := near(img2, racksRect, pointerRed, 45); red < 2000 {
@@ -192,6 +194,27 @@ func TestScreenshot(t *testing.T) {
 	body, _ = os.ReadFile(filepath.Join(dir, "session.json"))
 	if m := experimentRe.FindStringSubmatch(string(body)); m == nil || m[1] != "letters" {
 		t.Errorf("session.json after resuming: %s", body)
+	}
+
+	// --experiment ef on a museum saved on letters: ef opens, letters stays saved as it was.
+	letters, err := os.ReadFile(filepath.Join(dir, "letters.state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot3 := filepath.Join(t.TempDir(), "chosen.png")
+	out, err = runMuseum(t, nil, "--state-dir", dir, "--experiment", "ef", "--screenshot", shot3, "--frames", "5")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := meanDiff(readShot(t, shot3), reference(t, "ef"), expRect); d > 8 {
+		t.Errorf("--experiment ef on a museum saved on letters: the title differs from E/F's by %.1f\n%s", d, out)
+	}
+	body, _ = os.ReadFile(filepath.Join(dir, "session.json"))
+	if m := experimentRe.FindStringSubmatch(string(body)); m == nil || m[1] != "ef" {
+		t.Errorf("session.json after --experiment ef: %s", body)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "letters.state")); err != nil || !bytes.Equal(b, letters) {
+		t.Errorf("letters' saved machine changed while ef was open (%v)", err)
 	}
 }
 
@@ -247,7 +270,7 @@ func TestMark1Museum(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	img := readShot(t, shot)
-	if d := meanDiff(img, reference(t, "shapes"), titleRect); d > 8 {
+	if d := meanDiff(img, reference(t, "shapes"), expRect); d > 8 {
 		t.Errorf("mark1 museum --experiment shapes: title differs by %.1f from the view's", d)
 	}
 }

@@ -9,8 +9,9 @@ package help
 // Flags lists mark1-museum's flags (and so "mark1 museum"'s), one or two lines each.
 const Flags = `  --fullscreen        open full screen
   --kiosk             full screen, cursor hidden when idle, close button ignored (Ctrl+Shift+Q quits)
-  --experiment NAME   the experiment to open on: letters, shapes, leftright or ef (default letters;
-                      a museum resumed from --state-dir keeps its own)
+  --experiment NAME   the experiment to open on: letters, shapes, leftright or ef (default letters);
+                      a museum resumed from --state-dir opens on the experiment it was showing,
+                      unless this flag names one: that one opens, and the others stay saved
   --state-dir DIR     folder where the machines are saved and resumed from ("" keeps nothing)
                       (default $XDG_STATE_HOME/mark1/museum, or ~/.local/state/mark1/museum)
   --save-every D      how often the machine is saved while it changes (default 5m0s)
