@@ -460,7 +460,9 @@ func TestResumeChosenExperiment(t *testing.T) {
 		t.Fatalf("resumed with leftright asked for: %q epoch %d count %d mode %v problem %q; want leftright epoch 1 count %d, stopped",
 			g.Experiment, g.Epoch, g.Machine.Count, g.Mode, g.Problem, lr.Machine.Count)
 	}
-	if !slices.ContainsFunc(logged, func(l string) bool { return strings.Contains(l, `opening "leftright" as asked`) && strings.Contains(l, `"ef" is kept`) }) {
+	if !slices.ContainsFunc(logged, func(l string) bool {
+		return strings.Contains(l, `opening "leftright" as asked`) && strings.Contains(l, `"ef" is kept`)
+	}) {
 		t.Errorf("the log does not say which experiment opened and which was kept: %q", logged)
 	}
 	stop2()
