@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# dist.sh [--out DIR] [--lint] [ARCH...]: the release archives and Debian packages (make dist).
+# dist.sh [--out DIR] [--lint] [--no-museum] [ARCH...]: the release archives and Debian packages
+# (make dist).
 #
 # For each ARCH (amd64, arm64, armhf; all three by default), into DIR (dist/ by default):
 #   mark1_VERSION_linux_ARCH.tar.gz   the binaries, README.md, LICENSE (if the repository has
@@ -9,6 +10,7 @@
 #   mark1_DEBVER_ARCH.deb             mark1 (no cgo)
 #   hwbridge_DEBVER_ARCH.deb          hwbridge (no cgo), its unit, /etc/mark1 (packaging/hwbridge)
 #   mark1-museum_DEBVER_ARCH.deb      amd64 and arm64 only: the window (cgo) and the kiosk unit
+#                                     (--no-museum: neither it nor the window in the archive)
 # and SHA256SUMS. armhf is built with GOARM=6, so it runs on Raspberry Pi OS's 32-bit armhf
 # (ARMv6, the Pi 1 and Zero) as well as on Debian's (ARMv7).
 #
@@ -32,14 +34,15 @@ go=${GO:-go}
 usage() { sed -n '2,/^set -e/{/^set -e/d;s/^# \{0,1\}//;p}' "$0"; }
 die() { echo "dist: $*" >&2; exit 1; }
 
-out=dist lint=0 archs=()
+out=dist lint=0 nomuseum=0 archs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) [ $# -ge 2 ] || die "--out needs a DIR"; out=$2; shift 2 ;;
 	--lint) lint=1; shift ;;
+	--no-museum) nomuseum=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	amd64 | arm64 | armhf) archs+=("$1"); shift ;;
-	*) die "unknown argument $1 (want --out DIR, --lint, amd64, arm64, armhf)" ;;
+	*) die "unknown argument $1 (want --out DIR, --lint, --no-museum, amd64, arm64, armhf)" ;;
 	esac
 done
 [ ${#archs[@]} -gt 0 ] || archs=(amd64 arm64 armhf)
@@ -285,7 +288,7 @@ for arch in "${archs[@]}"; do
 	build "$arch" mark1 0
 	build "$arch" hwbridge 0
 	museum=0
-	case $arch in amd64 | arm64) museum=1 ;; esac
+	case $arch in amd64 | arm64) [ "$nomuseum" = 1 ] || museum=1 ;; esac
 	if [ "$museum" = 1 ]; then
 		cc=$(museumcc "$arch")
 		build "$arch" mark1-museum 1 "$cc"
