@@ -215,8 +215,8 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 		if p.Index < 0 || p.Index >= len(f.Machine.Sums) {
 			return append(b, "The 8 response units (R-units). Each adds up the weights of the firing A-units and lights when the sum is above zero. Together they spell the answer in a code."...)
 		}
-		b = append(b, "R-unit "...)
-		b = appendInt(b, p.Index+1)
+		b = append(b, "R-unit R"...)
+		b = appendInt(b, p.Index)
 		if sc.unused[p.Index] {
 			return append(b, ": not needed for this experiment."...)
 		}
@@ -229,7 +229,8 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 	case PartHeat:
 		b = append(b, "What R-unit "...)
 		if p.Index >= 0 {
-			b = appendInt(b, p.Index+1)
+			b = append(b, 'R')
+			b = appendInt(b, p.Index)
 		} else {
 			b = append(b, 'N')
 		}
@@ -246,13 +247,13 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 		}
 		n := len(f.Machine.Pots[p.Index])
 		if p.Sub == n-1 {
-			b = append(b, "The bias potentiometer of R-unit "...)
+			b = append(b, "The bias potentiometer of R-unit R"...)
 		} else {
 			b = append(b, "The weight of A-unit "...)
 			b = appendInt(b, p.Sub+1)
-			b = append(b, " into R-unit "...)
+			b = append(b, " into R-unit R"...)
 		}
-		b = appendInt(b, p.Index+1)
+		b = appendInt(b, p.Index)
 		b = append(b, ": "...)
 		v := f.Machine.Pots[p.Index][p.Sub]
 		if v > 0 {

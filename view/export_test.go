@@ -1,6 +1,10 @@
 package view
 
-import "image"
+import (
+	"image"
+
+	"github.com/mark1-perceptron/mark1/session"
+)
 
 // Test hooks: where parts are drawn.
 
@@ -23,3 +27,8 @@ func (sc *Scene) ClearRect() image.Rectangle     { return sc.l.clear }
 func (sc *Scene) UnitNextRect() image.Rectangle  { return sc.l.unitNext }
 
 var ColAmber = colAmber
+
+// Describe returns what the screen says of part p when it is pointed at.
+func (sc *Scene) Describe(p Part, f *session.Frame, ui *UI) string {
+	return string(appendDescription(nil, p, f, ui, sc))
+}

@@ -234,3 +234,36 @@ func TestDrawEmptyFrame(t *testing.T) {
 		sc.Draw(&session.Frame{Answer: -1, Want: -1, Card: -1}, ui, time.Now())
 	}
 }
+
+// The R-units are R0 to R7 on the screen, as in mark1's other commands, the lab and the rig's
+// pot names (R0.A17): the descriptions of the first and last R-unit's lamp, map, rack and dials
+// name them so.
+func TestRUnitNames(t *testing.T) {
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, "letters", machine.Default())
+	r.epochs(1)
+	f := r.frame(session.TrainCard, session.Training, 0, r.deck.Class[0], 0)
+	ui := &view.UI{Zoom: -1}
+	sc.Draw(f, ui, time.Now())
+	for _, c := range []struct {
+		p    view.Part
+		want string
+	}{
+		{view.Part{Kind: view.PartRLamp, Index: 0}, "R-unit R0:"},
+		{view.Part{Kind: view.PartRLamp, Index: 7}, "R-unit R7:"},
+		{view.Part{Kind: view.PartHeat, Index: 0}, "What R-unit R0 has learned"},
+		{view.Part{Kind: view.PartHeat, Index: 7}, "What R-unit R7 has learned"},
+		{view.Part{Kind: view.PartDial, Index: 0, Sub: 17}, "into R-unit R0:"},
+		{view.Part{Kind: view.PartDial, Index: 7, Sub: 512}, "The bias potentiometer of R-unit R7:"},
+	} {
+		if got := sc.Describe(c.p, f, ui); !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q lacks %q", c.p, got, c.want)
+		}
+		if got := sc.Describe(c.p, f, ui); strings.Contains(got, "R8") || strings.Contains(got, "R-unit 8") {
+			t.Errorf("%+v: %q names an R-unit 8", c.p, got)
+		}
+	}
+}

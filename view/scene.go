@@ -182,6 +182,10 @@ func (sc *Scene) Draw(f *session.Frame, ui *UI, now time.Time) *image.RGBA {
 	return dst
 }
 
+// rName is R-unit r's name, R0 to R7, as mark1's other commands, the lab and the rig's pot
+// names (R0.A17) call it.
+func rName(r int) string { return "R" + strconv.Itoa(r) }
+
 // unusedR reports which R-units no class's code trains.
 func unusedR(f *session.Frame, dst *[maxR]bool) {
 	for r := range maxR {
@@ -262,7 +266,7 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 		cx, cy := float64(b.Min.X+b.Dx()/2), float64(b.Min.Y+20)
 		disc(dst, cx, cy, 19, colPanelEdge)
 		disc(dst, cx, cy, 16, colGreenDim)
-		label := "R" + strconv.Itoa(r+1)
+		label := rName(r)
 		col := colTextDim
 		if r >= sc.nR || sc.unused[r] {
 			col = colTextFaint
@@ -279,7 +283,7 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 		if sc.unused[r] {
 			col = colTextFaint
 		}
-		text(dst, sc.fSmall, h.Min.X-24, h.Min.Y+14, "R"+strconv.Itoa(r+1), col)
+		text(dst, sc.fSmall, h.Min.X-24, h.Min.Y+14, rName(r), col)
 	}
 	// Legend of the heat maps.
 	hx, hy := l.heatPanel.Max.X-150, l.heatPanel.Min.Y+22
@@ -297,7 +301,7 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 			if sc.unused[r] {
 				col = colTextFaint
 			}
-			text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, "RACK R"+strconv.Itoa(r+1), col)
+			text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, "RACK "+rName(r), col)
 			if sc.unused[r] {
 				textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, "not used here", colTextFaint)
 			}
@@ -381,7 +385,7 @@ func (sc *Scene) drawZoomBackground(f *session.Frame) {
 	dst, l := sc.bg, sc.l
 	r := sc.zoom
 	panel(dst, l.zoom)
-	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, "RACK R"+strconv.Itoa(r+1), colText)
+	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, "RACK "+rName(r), colText)
 	text(dst, sc.fLabel, l.zoom.Min.X+230, l.zoom.Min.Y+42, "512 potentiometers, one per A-unit, and a bias (brown). Red marks: the end stops.", colTextDim)
 	sc.button(dst, l.zoomClose, "CLOSE", sc.fButton)
 	for p := range min(len(f.Machine.Pots[r]), zoomCols*zoomRows) {
@@ -411,7 +415,7 @@ func (sc *Scene) drawZoomBackground(f *session.Frame) {
 		}
 	}
 	h := l.zoomHeat
-	text(dst, sc.fHead, h.Min.X, h.Min.Y-30, "WHAT R"+strconv.Itoa(r+1)+" HAS LEARNED", colHeading)
+	text(dst, sc.fHead, h.Min.X, h.Min.Y-30, "WHAT "+rName(r)+" HAS LEARNED", colHeading)
 	text(dst, sc.fSmall, h.Min.X, h.Min.Y-12, "each photocell coloured by the weights its A-units carry", colTextDim)
 	fill(dst, h.Inset(-3), colPanelEdge)
 }
