@@ -2,6 +2,7 @@ package images
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -12,6 +13,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -95,6 +98,15 @@ func LoadFile(path string) (image.Image, error) { return new(Loader).LoadFile(pa
 // README, say), files directly in dir, and folders nested in a class folder that are not named
 // like images.
 //
+// A folder written by mark1 cards export comes back in its set's order. Its cards.txt
+// (ListFile) names the set's classes in their order on a line "# classes: "E" "F"" (each name
+// quoted as in Go, among the comment lines at its top), and its files are named by the card's
+// place in the set (CLASS/00012.png). When that line names exactly the class folders, the
+// classes take its order instead of their names'; and when, besides, every image's name before
+// its extension is a number and no number is used twice, the cards are in the order of those
+// numbers, whatever their class. A folder without that line loads as above, however its files
+// are named.
+//
 // Only regular files are read: an entry named like an image that is a folder, a FIFO, a
 // device or a socket is refused at once, naming it (it is never opened, so a FIFO cannot make
 // the load wait). Each image's dimensions are read before it is decoded and refused when a
@@ -106,7 +118,15 @@ func (l *Loader) LoadDir(dir string) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
 	}
-	set := &Set{Name: dir}
+	// First the names: which classes, which files, in which order; then the images.
+	type file struct {
+		path  string
+		class string
+		index uint64 // the number the name is, when numbered
+	}
+	var files []file
+	var classes []string
+	numbered, seen := true, map[uint64]bool{}
 	for _, e := range entries {
 		if hidden(e.Name()) {
 			continue
@@ -119,35 +139,135 @@ func (l *Loader) LoadDir(dir string) (*Set, error) {
 		if !fi.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(classDir)
+		names, err := os.ReadDir(classDir)
 		if err != nil {
 			return nil, fmt.Errorf("images: %w", err)
 		}
-		class, n := len(set.Classes), 0
-		for _, f := range files {
+		n := 0
+		for _, f := range names {
 			if hidden(f.Name()) || !isImageFile(f.Name()) {
 				continue
 			}
-			path := filepath.Join(classDir, f.Name())
-			img, err := l.LoadFile(path)
-			if err != nil {
-				return nil, err
+			index, ok := cardIndex(f.Name())
+			if !ok || seen[index] {
+				numbered = false
 			}
-			if err := l.Reserve(path, CardOverhead); err != nil {
-				return nil, err
-			}
-			set.Cards = append(set.Cards, Card{Image: img, Class: class, Source: path})
+			seen[index] = true
+			files = append(files, file{filepath.Join(classDir, f.Name()), e.Name(), index})
 			n++
 		}
 		if n == 0 {
 			return nil, fmt.Errorf("images: %s: class folder has no PNG, JPEG or GIF file", classDir)
 		}
-		set.Classes = append(set.Classes, e.Name())
+		classes = append(classes, e.Name())
 	}
-	if len(set.Classes) == 0 {
+	if len(classes) == 0 {
 		return nil, fmt.Errorf("images: %s: no class folders (want one sub-folder per class, holding PNG, JPEG or GIF files)", dir)
 	}
+	if order := listedClasses(dir); order != nil && sameNames(order, classes) {
+		// Written by mark1 cards export: the set's order of classes, and of cards.
+		classes = order
+		if numbered {
+			slices.SortStableFunc(files, func(a, b file) int { return cmp.Compare(a.index, b.index) })
+		} else {
+			rank := map[string]int{}
+			for i, c := range classes {
+				rank[c] = i
+			}
+			slices.SortStableFunc(files, func(a, b file) int { return cmp.Compare(rank[a.class], rank[b.class]) })
+		}
+	}
+	set := &Set{Name: dir, Classes: classes}
+	class := map[string]int{}
+	for i, c := range classes {
+		class[c] = i
+	}
+	for _, f := range files {
+		img, err := l.LoadFile(f.path)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.Reserve(f.path, CardOverhead); err != nil {
+			return nil, err
+		}
+		set.Cards = append(set.Cards, Card{Image: img, Class: class[f.class], Source: f.path})
+	}
 	return set, nil
+}
+
+// cardIndex reads a file name that is a number before its extension ("00012.png": 12).
+func cardIndex(name string) (uint64, bool) {
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	if stem == "" || strings.Trim(stem, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(stem, 10, 64)
+	return n, err == nil
+}
+
+// ListFile is the file in a folder of cards that lists them (mark1 cards export writes it), and
+// ClassesLine begins its line naming the set's classes in order, each quoted as in Go.
+const (
+	ListFile    = "cards.txt"
+	ClassesLine = "# classes: "
+)
+
+// ClassesComment returns the line of a ListFile that names classes in their order.
+func ClassesComment(classes []string) string {
+	q := make([]string, len(classes))
+	for i, c := range classes {
+		q[i] = strconv.Quote(c)
+	}
+	return ClassesLine + strings.Join(q, " ")
+}
+
+// listedClasses returns the classes that dir's ListFile names on its ClassesLine, or nil
+// (no such file or line, or a line that does not read). Only the comment lines at the top of
+// the file are read.
+func listedClasses(dir string) []string {
+	f, err := os.Open(filepath.Join(dir, ListFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "#") {
+			return nil
+		}
+		rest, ok := strings.CutPrefix(line, ClassesLine)
+		if !ok {
+			continue
+		}
+		var out []string
+		for rest = strings.TrimSpace(rest); rest != ""; rest = strings.TrimSpace(rest) {
+			q, err := strconv.QuotedPrefix(rest)
+			if err != nil {
+				return nil
+			}
+			c, _ := strconv.Unquote(q)
+			out = append(out, c)
+			rest = rest[len(q):]
+		}
+		return out
+	}
+	return nil
+}
+
+// sameNames reports whether a and b hold the same names, each once.
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y) && len(slices.Compact(x)) == len(a)
 }
 
 // LoadFile decodes one PNG, JPEG or GIF image file (recognised by its content, not its name),

@@ -165,6 +165,72 @@ func TestLoadDir(t *testing.T) {
 	}
 }
 
+// TestLoadDirOrder: a folder whose cards.txt names exactly its class folders on a classes
+// line (as mark1 cards export writes it) has its classes in that order and, when the file
+// names are distinct numbers, its cards in their order across the classes; any other folder has
+// its classes in name order, one after the other, each class's cards in name order.
+func TestLoadDirOrder(t *testing.T) {
+	png := pngBytes(t, testImage(4, 4))
+	const ab, ba = "# set\n# classes: \"a\" \"b\"\n", "# set\n# classes: \"b\" \"a\"\nb/0.png x\n"
+	tests := []struct {
+		name    string
+		files   []string
+		list    string // cards.txt, if not empty
+		classes string
+		cards   string
+	}{
+		{"exported", []string{"b/00000.png", "a/00001.png", "b/00002.png", "a/00003.png", "a/10.png"}, ab, "a b",
+			"b/00000.png a/00001.png b/00002.png a/00003.png a/10.png"},
+		{"numbered, no list", []string{"b/00000.png", "a/00001.png", "b/00002.png", "a/00003.png"}, "", "a b",
+			"a/00001.png a/00003.png b/00000.png b/00002.png"},
+		{"numbers, not their text", []string{"a/2.png", "a/10.png", "b/1.png"}, ab, "a b", "b/1.png a/2.png a/10.png"},
+		{"a number twice", []string{"b/1.png", "a/1.png", "a/2.png"}, ab, "a b", "a/1.png a/2.png b/1.png"},
+		{"one name not a number", []string{"b/1.png", "a/x.png", "a/2.png"}, ab, "a b", "a/2.png a/x.png b/1.png"},
+		{"classes listed", []string{"b/0.png", "a/1.png"}, ba, "b a", "b/0.png a/1.png"},
+		{"classes listed, names not numbers", []string{"b/x.png", "a/y.png", "b/z.png"}, ba, "b a", "b/x.png b/z.png a/y.png"},
+		{"classes with spaces", []string{"b c/0.png", "a/1.png"}, "# classes: \"b c\" \"a\"\n", "b c a", "b c/0.png a/1.png"},
+		{"a class missing from the list", []string{"b/0.png", "a/1.png", "c/2.png"}, ba, "a b c", "a/1.png b/0.png c/2.png"},
+		{"a class the folder lacks", []string{"b/0.png", "a/1.png"}, "# classes: \"b\" \"a\" \"c\"\n", "a b", "a/1.png b/0.png"},
+		{"a class twice", []string{"b/0.png", "a/1.png"}, "# classes: \"b\" \"b\"\n", "a b", "a/1.png b/0.png"},
+		{"the line after the cards", []string{"b/0.png", "a/1.png"}, "b/0.png\n# classes: \"b\" \"a\"\n", "a b", "a/1.png b/0.png"},
+		{"unquoted", []string{"b/0.png", "a/1.png"}, "# classes: b a\n", "a b", "a/1.png b/0.png"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string][]byte{}
+			for _, f := range tt.files {
+				files[f] = png
+			}
+			if tt.list != "" {
+				files["cards.txt"] = []byte(tt.list)
+			}
+			dir := writeTree(t, files)
+			set, err := LoadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cards []string
+			for _, c := range set.Cards {
+				rel, _ := filepath.Rel(dir, c.Source)
+				rel = filepath.ToSlash(rel)
+				if class, _, _ := strings.Cut(rel, "/"); set.Classes[c.Class] != class {
+					t.Errorf("%s: class %q", rel, set.Classes[c.Class])
+				}
+				cards = append(cards, rel)
+			}
+			if got := strings.Join(set.Classes, " "); got != tt.classes {
+				t.Errorf("classes %q, want %q", got, tt.classes)
+			}
+			if got := strings.Join(cards, " "); got != tt.cards {
+				t.Errorf("cards %q, want %q", got, tt.cards)
+			}
+		})
+	}
+	if got := ClassesComment([]string{"E", "b c", `q"`}); got != `# classes: "E" "b c" "q\""` {
+		t.Errorf("ClassesComment: %s", got)
+	}
+}
+
 func TestLoadDirErrors(t *testing.T) {
 	good := pngBytes(t, testImage(4, 4))
 	badCRC := slices.Clone(good)

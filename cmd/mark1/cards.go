@@ -14,6 +14,7 @@ import (
 	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/images/gen"
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/internal/english"
 )
 
 func init() {
@@ -98,7 +99,8 @@ func briefClasses(c []string) string {
 
 // cardsExport writes a card set as a folder of class folders of PNG files, which mark1
 // --data FOLDER (and other programs) read back: DIR/CLASS/NNNNN.png, NNNNN the card's place in
-// the set, and DIR/cards.txt naming the set and where each card came from.
+// the set, and DIR/cards.txt naming the set, its classes in order and where each card came
+// from. mark1 reads the folder back in the set's order of cards and classes (images.LoadDir).
 func cardsExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cards export", "--data SPEC --out DIR", stdout)
 	var df dataFlags
@@ -138,7 +140,10 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	digits := len(fmt.Sprint(len(set.Cards) - 1))
 	digits = max(digits, 5)
 	var list strings.Builder
-	fmt.Fprintf(&list, "# %s: %d cards, %d classes, written by mark1 cards export\n# FILE SOURCE\n", set.Name, len(set.Cards), len(set.Classes))
+	fmt.Fprintf(&list, "# %s: %s, %s, written by mark1 cards export\n", set.Name, english.Count(len(set.Cards), "card"), english.Count(len(set.Classes), "class"))
+	// The cards' numbered names and this line keep the set's order: --data DIR reads the cards
+	// and classes back in it, and a worksheet's numbers come out the same.
+	fmt.Fprintf(&list, "%s\n# FILE SOURCE, in the set's order\n", images.ClassesComment(set.Classes))
 	made := map[string]bool{}
 	for i, c := range set.Cards {
 		if sig := stop.signal(); sig != nil {
@@ -158,7 +163,7 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(&list, "%s/%s %s\n", class, name, c.Source)
 	}
-	if err := atomicfile.Write(filepath.Join(*out, "cards.txt"), 0o644, func(w io.Writer) error {
+	if err := atomicfile.Write(filepath.Join(*out, images.ListFile), 0o644, func(w io.Writer) error {
 		_, err := io.WriteString(w, list.String())
 		return err
 	}); err != nil {

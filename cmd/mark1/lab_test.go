@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -243,7 +244,7 @@ func TestLabJSON(t *testing.T) {
 }
 
 // TestCardsExport writes a generated set and reads it back: the same classes, the same cards
-// pixel for pixel, in the same order within each class.
+// pixel for pixel, in the set's order.
 func TestCardsExport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cards")
 	mustRun(t, "cards", "export", "--data", "gen:leftright,n=10,seed=4", "--out", dir)
@@ -255,31 +256,59 @@ func TestCardsExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(got.Classes, ",") != "left,right" || len(got.Cards) != 10 {
-		t.Fatalf("classes %v, %d cards", got.Classes, len(got.Cards))
-	}
-	// LoadDir gives the classes in name order, each class's cards in file order.
-	k := 0
-	for c := range 2 {
-		for _, w := range want.Cards {
-			if w.Class != c {
-				continue
-			}
-			g := got.Cards[k]
-			k++
-			if g.Class != c || !bytes.Equal(gray(t, g.Image), gray(t, w.Image)) {
-				t.Fatalf("card %s differs from %s", g.Source, w.Source)
-			}
-		}
-	}
+	sameCards(t, got, want)
 	list := string(readFile(t, filepath.Join(dir, "cards.txt")))
 	if !strings.Contains(list, "left/00000.png gen:leftright,seed=4#0") {
 		t.Fatalf("cards.txt:\n%s", list)
 	}
-	// A built-in set too.
-	mustRun(t, "cards", "export", "--data", "builtin:xe", "--out", filepath.Join(t.TempDir(), "xe"))
-	if _, err := builtin.Load("xe"); err != nil {
-		t.Fatal(err)
+}
+
+// sameCards fails unless got holds want's classes in its order and its cards, pixel for pixel,
+// in its order.
+func sameCards(t *testing.T, got, want *images.Set) {
+	t.Helper()
+	if !slices.Equal(got.Classes, want.Classes) || len(got.Cards) != len(want.Cards) {
+		t.Fatalf("classes %q, %d cards; want %q, %d cards", got.Classes, len(got.Cards), want.Classes, len(want.Cards))
+	}
+	for i, w := range want.Cards {
+		g := got.Cards[i]
+		if g.Class != w.Class || !bytes.Equal(gray(t, g.Image), gray(t, w.Image)) {
+			t.Fatalf("card %d: %s (class %d) is not %s (class %d)", i, g.Source, g.Class, w.Source, w.Class)
+		}
+	}
+}
+
+// TestCardsExportKeepsOrder: a built-in set exported and read back is the same set, its cards
+// and classes in the same order, so that lab compare gives the same table on the folder as on
+// the set (the worksheets' numbers come back). xe's classes are not in name order (X, E).
+func TestCardsExportKeepsOrder(t *testing.T) {
+	for _, name := range []string{"ef", "xe"} {
+		dir := filepath.Join(t.TempDir(), name)
+		mustRun(t, "cards", "export", "--data", "builtin:"+name, "--out", dir)
+		got, err := images.LoadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := builtin.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameCards(t, got, want)
+		table := func(data string) string {
+			out := mustRun(t, "lab", "compare", "--data", data, "--methods", "mark1,perceptron,lsq", "--in-order", "--json")
+			var rep struct {
+				Tables json.RawMessage `json:"tables"`
+				Data   json.RawMessage `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(rep)
+			return withoutTimes(t, b)
+		}
+		if a, b := table("builtin:"+name), table(dir); a != b {
+			t.Errorf("lab compare on builtin:%s and on its export differ:\n%s\n%s", name, a, b)
+		}
 	}
 }
 
