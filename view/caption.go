@@ -62,6 +62,24 @@ func appendCaption(b []byte, f *session.Frame) []byte {
 		b = append(b, ", or draw "...)
 		b = append(b, exp.Draw...)
 		return append(b, " on the retina with your finger."...)
+	case f.Kind == session.TrainCard && f.Mode == session.Stopped && f.EpochDone == 0 && f.Epoch > 0 && f.Answer != f.Want:
+		// Stopped between epochs on a card answered wrongly: a stop that cut an epoch short
+		// (the session counts only whole epochs), perhaps after one that had no mistake. The
+		// caption says what the lamp shows, not what the last whole epoch did.
+		b = append(b, "Stopped after "...)
+		b = appendInt(b, f.Epoch)
+		b = append(b, " epochs, on "...)
+		b = appendClass(b, f, f.Want)
+		b = append(b, ": the machine answered "...)
+		b = appendLabel(b, f, f.Answer)
+		b = append(b, "; it should be "...)
+		b = appendLabel(b, f, f.Want)
+		b = append(b, ". "...)
+		if len(f.Machine.Moves) > 0 {
+			b = appendMotors(b, f, f.Want, true)
+			b = append(b, ". "...)
+		}
+		return append(b, "Press TRAIN to go on."...)
 	case f.Kind == session.TrainCard && f.Mode == session.Stopped && f.EpochDone == 0 && f.Epoch > 0 && f.Converged:
 		b = append(b, "Learned! A whole pass through the "...)
 		b = appendInt(b, f.Cards)

@@ -32,3 +32,10 @@ var ColAmber = colAmber
 func (sc *Scene) Describe(p Part, f *session.Frame, ui *UI) string {
 	return string(appendDescription(nil, p, f, ui, sc))
 }
+
+// AnswerLampCentre is the centre of the answer's RIGHT/WRONG lamp.
+func (sc *Scene) AnswerLampCentre() image.Point {
+	return image.Pt(sc.l.answer.Min.X+10, sc.l.answer.Min.Y+160)
+}
+
+var ColGreen, ColRed = colGreen, colRed
