@@ -159,11 +159,13 @@ func TestCaptionAgreesWithLamp(t *testing.T) {
 	until("reset", func(f *session.Frame) bool { return f.Kind == session.None })
 	s.SetSpeed(100)
 	s.Train()
-	until("two epochs", func(f *session.Frame) bool { return f.Epoch >= 2 || f.Mode == session.Stopped && f.Kind == session.TrainCard })
+	until("two epochs", func(f *session.Frame) bool {
+		return f.Epoch >= 2 || f.Mode == session.Stopped && f.Kind == session.TrainCard
+	})
 	s.Stop()
 	until("stopped", stopped)
 	s.SetSpeed(session.Max)
-		// A test pass, a drawing, a lesson that agrees with the machine, forced learning.
+	// A test pass, a drawing, a lesson that agrees with the machine, forced learning.
 	s.Test()
 	until("tested", func(f *session.Frame) bool { return f.Mode == session.Stopped && f.Kind == session.TestCard })
 	e := image.NewGray(image.Rect(0, 0, 60, 60))
