@@ -13,12 +13,18 @@ import (
 // validation of the values can refuse it.
 func craftedState(t *testing.T, ideal bool, edit func(map[string]any)) string {
 	t.Helper()
-	set := loadSet(t, "ef")
 	cfg := Default()
 	cfg.MarkI.AUnits, cfg.RUnits = 32, 2
 	if ideal {
 		cfg = cfg.Ideal()
 	}
+	return craftedFrom(t, cfg, edit)
+}
+
+// craftedFrom is craftedState for a machine of cfg, trained one epoch on the built-in ef cards.
+func craftedFrom(t *testing.T, cfg Config, edit func(map[string]any)) string {
+	t.Helper()
+	set := loadSet(t, "ef")
 	m, d := newMachine(t, cfg, set)
 	m.Epoch(d, nil)
 	body, err := m.stateBody()
@@ -148,5 +154,70 @@ func TestCraftedStates(t *testing.T) {
 	v1 := fmt.Sprintf("mark1-state 1 %d %x\n%s", len(body), sha256.Sum256([]byte(body)), body)
 	if _, err := ReadState(strings.NewReader(v1), "m.state"); err == nil || !strings.Contains(err.Error(), "m.state: config.order: a version 2 field, in a state whose header says version 1") {
 		t.Fatalf("a version 1 header on a version 2 body: %v", err)
+	}
+}
+
+// TestCraftedAgainstItself feeds states whose values are each in range but contradict the rest
+// of the file: the configuration against the wiring it carries, the times against the clock
+// (issues 14 and 18: they loaded, and the next save copied the contradiction). Each must be
+// refused in one line naming the file and the field.
+func TestCraftedAgainstItself(t *testing.T) {
+	small := Default()
+	small.MarkI.AUnits, small.RUnits = 32, 2
+	identity, local := small, small
+	identity.Wiring = WiringIdentity
+	local.Wiring, local.LocalUnits = WiringLocal, 48
+	// clock returns the state's clock.
+	clock := func(v map[string]any) float64 { return v["clock_s"].(float64) }
+	cases := []struct {
+		name string
+		cfg  Config
+		edit func(v map[string]any)
+		want string
+	}{
+		// The Mark I parameters are in range whatever the wiring: an identity machine carries
+		// them into its next save.
+		{"identity: a_units 1e9", identity, func(v map[string]any) { set(v, 1e9, "config", "mark_i", "a_units") }, "a_units: 1000000000, want 1..65536"},
+		{"identity: theta over exc", identity, func(v map[string]any) { set(v, 9.0, "config", "mark_i", "theta") }, "theta: 9, want 1..7"},
+		{"identity: a unit rewired", identity, func(v map[string]any) {
+			set(v, strings.Replace(v["wiring"].(string), "\na5 theta=1 +5\n", "\na5 theta=1 +6\n", 1), "wiring")
+		}, "wiring: identity, but A-unit 5 of the wiring is not S-unit 5 alone"},
+		{"identity: a random wiring", identity, func(v map[string]any) {
+			w := craftedFrom(t, small, func(map[string]any) {})
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(w[strings.IndexByte(w, '\n')+1:]), &doc); err != nil {
+				t.Fatal(err)
+			}
+			set(v, doc["wiring"], "wiring")
+		}, "wiring: identity, but the wiring has 32 A-units, not 400"},
+		{"local: local_units not the wiring's", local, func(v map[string]any) { set(v, 47.0, "config", "local_units") }, "local_units: 47, but the wiring has 48 A-units"},
+		{"local: local_radius not the wiring's", local, func(v map[string]any) { set(v, 5.0, "config", "local_radius") }, "local_radius: 5, but the wiring is not a local wiring of that radius"},
+		{"local: a_units 0", local, func(v map[string]any) { set(v, 0.0, "config", "mark_i", "a_units") }, "a_units: 0, want 1..65536"},
+		// Times: what a run of this machine could have produced.
+		{"presentations beyond the clock", small, func(v map[string]any) {
+			set(v, clock(v)/3+1, "presentations")
+		}, "presentations: 61 of 3 s take 183 s, but the machine's clock_s is 180"},
+		{"presentations 1e15", small, func(v map[string]any) { set(v, 1e15, "presentations") }, "presentations: 1000000000000000"},
+		{"presentation time over the clock's", small, func(v map[string]any) { set(v, 3.5, "config", "presentation_time_s") }, "presentations: 60 of 3.5 s take 210 s"},
+		{"drift beyond the clock", small, func(v map[string]any) {
+			set(v, clock(v)+1, "racks", 0, "drift_elapsed_s")
+		}, "racks[0]: drift_elapsed_s 181, but the machine's clock_s is only 180"},
+		{"warm-up not the clock's", small, func(v map[string]any) { set(v, 0.5, "racks", 1, "warm_left") }, "racks[1]: warm_left 0.5, but a rack warming up with track_tau_s 1800"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			good := craftedFrom(t, tc.cfg, func(map[string]any) {})
+			if _, err := ReadState(strings.NewReader(good), "m.state"); err != nil {
+				t.Fatalf("the unedited state: %v", err)
+			}
+			_, err := ReadState(strings.NewReader(craftedFrom(t, tc.cfg, tc.edit)), "m.state")
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "m.state: ") || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+				t.Fatalf("error %q, want one line naming m.state and %q", msg, tc.want)
+			}
+		})
 	}
 }

@@ -293,10 +293,10 @@ func (c Config) Validate() error {
 	if err := c.validate(); err != nil {
 		return fmt.Errorf("machine: %w", err)
 	}
-	if c.Wiring == WiringRandom && c.Board == nil {
-		if err := c.MarkI.Validate(); err != nil {
-			return err
-		}
+	// The Mark I parameters are checked whatever the wiring: a state file or a configuration
+	// carries them, and Set checks them so.
+	if err := c.MarkI.Validate(); err != nil {
+		return err
 	}
 	if err := c.Retina.Validate(); err != nil {
 		return err

@@ -9,13 +9,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/internal/detmath"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
@@ -429,9 +432,54 @@ func checkWiring(cfg Config, b *patchboard.Board) error {
 		if b.Len() != cfg.LocalUnits {
 			return fmt.Errorf("config: local_units: %d, but the wiring has %d A-units", cfg.LocalUnits, b.Len())
 		}
+		if err := patchboard.CheckLocal(b, cfg.LocalRadius); err != nil {
+			return fmt.Errorf("config: local_radius: %d, but the wiring is not a local wiring of that radius: %w", cfg.LocalRadius, err)
+		}
 	case WiringIdentity:
 		if b.Len() != retina.N {
 			return fmt.Errorf("config: wiring: identity, but the wiring has %d A-units, not %d", b.Len(), retina.N)
+		}
+		id := patchboard.Identity()
+		if b.FanOut != id.FanOut {
+			return fmt.Errorf("config: wiring: identity, but the wiring's fan-out limit is %d, not %d", b.FanOut, id.FanOut)
+		}
+		for a, u := range b.Units {
+			if want := id.Units[a]; u.Theta != want.Theta || len(u.Inh) != 0 || !slices.Equal(u.Exc, want.Exc) {
+				return fmt.Errorf("config: wiring: identity, but A-unit %d of the wiring is not S-unit %d alone with threshold 1", a, a)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTimes checks the state's times against what a run could have produced: the clock within
+// MaxClock; every presentation advanced the clock by presentation_time_s (idling adds time, not
+// presentations), so the presentations fit in the clock; a rack's drift batch and warm-up began
+// with the machine, so its drift_elapsed_s is at most the clock and its warm_left is
+// exp(-clock/track_tau_s). The sums that make the clock round: the slack allows for it.
+func checkTimes(st *state) error {
+	clock, pt := st.Clock, st.Config.PresentationTime
+	if !(clock >= 0) || clock > MaxClock {
+		return fmt.Errorf("clock_s: %v, want a machine time of 0..%g s", clock, float64(MaxClock))
+	}
+	n := float64(st.Presentations)
+	if need := n * pt; need-n*0x1p-52*max(clock, need) > clock {
+		return fmt.Errorf("presentations: %d of %v s take %v s, but the machine's clock_s is %v", st.Presentations, pt, need, clock)
+	}
+	for r, rs := range st.Racks {
+		if rs.Time != clock {
+			return fmt.Errorf("racks[%d]: time_s %v, but the machine's clock_s is %v", r, rs.Time, clock)
+		}
+		if rs.DriftElapsed > clock {
+			return fmt.Errorf("racks[%d]: drift_elapsed_s %v, but the machine's clock_s is only %v", r, rs.DriftElapsed, clock)
+		}
+		p := st.Config.Pots
+		if p.Ideal || p.TrackDrift == 0 {
+			continue // warm_left is 1 (the rack's own check)
+		}
+		want := detmath.Exp(-clock / p.TrackTau)
+		if math.Abs(rs.WarmLeft-want) > 1e-9+1e-3*want {
+			return fmt.Errorf("racks[%d]: warm_left %v, but a rack warming up with track_tau_s %v has %.6g left at clock_s %v", r, rs.WarmLeft, p.TrackTau, want, clock)
 		}
 	}
 	return nil
@@ -494,13 +542,8 @@ func fromState(st *state) (*Machine, error) {
 	if err := m.orderSrc.UnmarshalBinary(st.Order); err != nil {
 		return nil, fmt.Errorf("order_rng: %w", err)
 	}
-	if !(st.Clock >= 0) || st.Clock > MaxClock {
-		return nil, fmt.Errorf("clock_s: %v, want a machine time of 0..%g s", st.Clock, float64(MaxClock))
-	}
-	for r, rs := range st.Racks {
-		if rs.Time != st.Clock {
-			return nil, fmt.Errorf("racks[%d]: time_s %v, but the machine's clock_s is %v", r, rs.Time, st.Clock)
-		}
+	if err := checkTimes(st); err != nil {
+		return nil, err
 	}
 	m.clock, m.count = st.Clock, st.Presentations
 	return m, nil

@@ -312,6 +312,64 @@ func local(aUnits, radius, nExc, nInh, theta int, rng *rand.Rand) (*Board, error
 	return b, nil
 }
 
+// CheckLocal reports how b could not have been wired by Local with radius, naming an A-unit as
+// wiring files do (a3): its fan-out limit is not the Mark I's, or an A-unit has another
+// threshold, more plugs than Local gives, or no centre cell with its excitatory plugs within
+// radius and its inhibitory ones beyond radius, within 2*radius. A board Local wired with radius
+// passes; one wired with another radius, or by another preset, fails (for any but the smallest
+// boards). radius must be in 1..MaxLocalRadius.
+func CheckLocal(b *Board, radius int) error {
+	if radius < 1 || radius > MaxLocalRadius {
+		return fmt.Errorf("patchboard: local radius %d, want 1..%d", radius, MaxLocalRadius)
+	}
+	if b.FanOut != MarkIFanOut {
+		return fmt.Errorf("fan-out limit %d, not the %d of a local wiring", b.FanOut, MarkIFanOut)
+	}
+	dist2 := func(s, c int) int {
+		dr, dc := s/retina.Cols-c/retina.Cols, s%retina.Cols-c%retina.Cols
+		return dr*dr + dc*dc
+	}
+	r2 := radius * radius
+	// fits reports whether centre c has u's excitatory plugs in its disc and its inhibitory
+	// plugs in its annulus.
+	fits := func(u Unit, c int) bool {
+		for _, s := range u.Exc {
+			if dist2(int(s), c) > r2 {
+				return false
+			}
+		}
+		for _, s := range u.Inh {
+			if d := dist2(int(s), c); d <= r2 || d > 4*r2 {
+				return false
+			}
+		}
+		return true
+	}
+	for a, u := range b.Units {
+		switch {
+		case u.Theta != localTheta:
+			return fmt.Errorf("a%d: threshold %d, not the %d of a local wiring", a, u.Theta, localTheta)
+		case len(u.Exc) < localTheta || len(u.Exc) > localExc:
+			return fmt.Errorf("a%d: %d excitatory plugs, want %d..%d in a local wiring", a, len(u.Exc), localTheta, localExc)
+		case len(u.Inh) > localInh:
+			return fmt.Errorf("a%d: %d inhibitory plugs, want at most %d in a local wiring", a, len(u.Inh), localInh)
+		}
+		// The centre is within radius of the first excitatory plug.
+		s0 := int(u.Exc[0])
+		r0, c0 := s0/retina.Cols, s0%retina.Cols
+		found := false
+		for r := max(0, r0-radius); r <= min(retina.Rows-1, r0+radius) && !found; r++ {
+			for c := max(0, c0-radius); c <= min(retina.Cols-1, c0+radius) && !found; c++ {
+				found = fits(u, r*retina.Cols+c)
+			}
+		}
+		if !found {
+			return fmt.Errorf("a%d: no centre has its excitatory plugs within radius %d and its inhibitory plugs beyond it, within %d", a, radius, 2*radius)
+		}
+	}
+	return nil
+}
+
 // draw returns min(n, len(from)) elements of from drawn without replacement, in ascending
 // order, or nil if none; it reorders from.
 func draw(from []uint16, n int, rng *rand.Rand) []uint16 {

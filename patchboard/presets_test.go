@@ -243,3 +243,58 @@ func TestLocalErrors(t *testing.T) {
 		}
 	}
 }
+
+// CheckLocal takes every board Local wires at its own radius, and refuses one wired at another
+// radius, by another preset, or edited (a state file's configuration must describe its wiring).
+func TestCheckLocal(t *testing.T) {
+	boards := map[int]*Board{}
+	for r := 1; r <= MaxLocalRadius; r++ {
+		b, err := Local(512, r, rand.New(rand.NewPCG(7, uint64(r))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckLocal(b, r); err != nil {
+			t.Errorf("Local(512, %d) checked at radius %d: %v", r, r, err)
+		}
+		boards[r] = b
+	}
+	for r, b := range boards {
+		for _, other := range []int{r - 1, r + 1} {
+			if other < 1 || other > MaxLocalRadius {
+				continue
+			}
+			if err := CheckLocal(b, other); err == nil || !strings.Contains(err.Error(), "radius") {
+				t.Errorf("Local(512, %d) checked at radius %d: %v, want an error naming the radius", r, other, err)
+			}
+		}
+	}
+	mark, err := MarkI(DefaultMarkI(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(u *Unit)) *Board {
+		b := &Board{Units: slices.Clone(boards[2].Units), FanOut: MarkIFanOut}
+		f(&b.Units[3])
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		b      *Board
+		radius int
+		want   string
+	}{
+		{"identity", Identity(), 2, "a0: threshold 1, not the 2 of a local wiring"},
+		{"Mark I", mark, 2, "a0: no centre has its excitatory plugs within radius 2"},
+		{"no fan-out limit", &Board{Units: boards[2].Units}, 2, "fan-out limit 0, not the 40 of a local wiring"},
+		{"threshold", edit(func(u *Unit) { u.Theta = 3 }), 2, "a3: threshold 3"},
+		{"one excitatory plug", edit(func(u *Unit) { u.Exc = u.Exc[:1] }), 2, "a3: 1 excitatory plugs, want 2..7"},
+		{"five inhibitory plugs", edit(func(u *Unit) { u.Inh = []uint16{0, 1, 2, 3, 4} }), 2, "a3: 5 inhibitory plugs, want at most 4"},
+		{"a far plug", edit(func(u *Unit) { u.Inh = []uint16{0} }), 2, "a3: no centre"},
+		{"radius 0", boards[2], 0, "patchboard: local radius 0, want 1..10"},
+		{"radius 11", boards[2], 11, "patchboard: local radius 11, want 1..10"},
+	} {
+		if err := CheckLocal(tc.b, tc.radius); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
