@@ -102,12 +102,13 @@ func TestCaptionAgreesWithLamp(t *testing.T) {
 	a := &agreement{t: t, sc: sc, seen: map[string]int{}}
 	f := new(session.Frame)
 	var seq uint64
+	waiting := "a frame"
 	// next waits for the next frame, checks it and returns it.
 	next := func() *session.Frame {
 		t.Helper()
 		var err error
 		if seq, err = s.Wait(ctx, seq); err != nil {
-			t.Fatalf("waiting for a frame: %v", err)
+			t.Fatalf("waiting for %s: %v", waiting, err)
 		}
 		s.Snapshot(f)
 		seq = f.Seq
@@ -116,8 +117,10 @@ func TestCaptionAgreesWithLamp(t *testing.T) {
 	}
 	until := func(what string, cond func(f *session.Frame) bool) {
 		t.Helper()
+		waiting = what
 		for !cond(next()) {
 		}
+		waiting = "a frame"
 	}
 	stopped := func(f *session.Frame) bool { return f.Mode == session.Stopped }
 
