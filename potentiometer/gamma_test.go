@@ -1,6 +1,7 @@
 package potentiometer
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -33,7 +34,8 @@ func gammaWander(t *testing.T, p Params, n, steps int) float64 {
 
 // TestGammaWander measures how far the rack total of the wipers wanders under the gamma rule,
 // which conserves the commanded travel only: zero (to rounding) with every flaw off, not zero
-// under backlash alone or the defaults.
+// under backlash alone or the defaults. The runs are seeded, so the wander is the same on every
+// run: the figures doc.go quotes (want, to three significant digits) are asserted.
 func TestGammaWander(t *testing.T) {
 	const n, steps = 512, 20000
 	backlash := NeutralParams()
@@ -44,12 +46,13 @@ func TestGammaWander(t *testing.T) {
 		name    string
 		p       Params
 		nonzero bool
+		want    string // the wander, %.3g
 	}{
-		{"ideal", IdealParams(), false},
-		{"neutral", NeutralParams(), false},
-		{"backlash alone", backlash, true},
-		{"defaults", DefaultParams(), true},
-		{"defaults, ratchet", ratchet, true},
+		{"ideal", IdealParams(), false, "1.95e-11"},
+		{"neutral", NeutralParams(), false, "1.95e-11"},
+		{"backlash alone", backlash, true, "26"},
+		{"defaults", DefaultParams(), true, "80.6"},
+		{"defaults, ratchet", ratchet, true, "220"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,6 +63,9 @@ func TestGammaWander(t *testing.T) {
 			}
 			if !tt.nonzero && !(w < 1e-9) {
 				t.Errorf("wander %v, want 0 (to rounding)", w)
+			}
+			if got := fmt.Sprintf("%.3g", w); got != tt.want {
+				t.Errorf("wander %s increments, want %s (the figure doc.go quotes: change both after a deliberate change of the model)", got, tt.want)
 			}
 		})
 	}
