@@ -4,17 +4,75 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"flag"
+	"fmt"
+	"maps"
 	"math"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
-// goldenDigests are the SHA-256 digests of the bit patterns of golden's sessions. They are the
-// same on amd64 and arm64 (scripts/test-arm64.sh runs this test under qemu): the rack uses
-// internal/detmath for exp and normal deviates and forbids fused multiply-adds. A deliberate
-// change of the model or of detmath changes them; update them then, from amd64 and arm64 alike.
-var goldenDigests = map[string]string{
-	"motor":   "271cf50f692bbed87cc5a3f188eb789fd2b82799d332c4200266bda6a86f306a",
-	"ratchet": "44f836f99850ac50a8f3a0199aaa79bf355bfd538e31eb1b740c0dc5f4fb99e7",
+// goldenHeader heads testdata/golden-digest.txt: the SHA-256 digests of the bit patterns of
+// TestGolden's sessions. They are the same on amd64 and arm64 (scripts/test-arm64.sh runs this
+// test under qemu): the rack uses internal/detmath for exp and normal deviates and forbids fused
+// multiply-adds. A deliberate change of the model or of detmath changes them; update them then
+// (-update), from amd64 and arm64 alike.
+const goldenHeader = "# SHA-256 of the bit patterns of TestGolden's sessions, the same on amd64 and arm64.\n" +
+	"# Regenerate after a deliberate change of the model or of detmath: go test ./potentiometer -run Golden -update\n"
+
+var update = flag.Bool("update", false, "rewrite "+goldenFile)
+
+const goldenFile = "testdata/golden-digest.txt"
+
+// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
+func readGolden(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(goldenFile)
+	if err != nil {
+		t.Fatalf("%v (go test -run Golden -update writes it)", err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, sum, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("%s: bad line %q", goldenFile, line)
+		}
+		m[name] = sum
+	}
+	return m
+}
+
+// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
+// deliberate change only, saying why in the commit).
+func checkGolden(t *testing.T, got map[string]string) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(got))
+	if *update {
+		var b strings.Builder
+		b.WriteString(goldenHeader)
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
+		}
+		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := readGolden(t)
+	for _, n := range names {
+		if got[n] != want[n] {
+			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
+		}
+	}
+	for n := range want {
+		if _, ok := got[n]; !ok {
+			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
+		}
+	}
 }
 
 // TestGolden runs a session of every kind of call on racks with every effect on, builds,
@@ -23,6 +81,7 @@ var goldenDigests = map[string]string{
 func TestGolden(t *testing.T) {
 	ratchet := DefaultParams()
 	ratchet.Drive, ratchet.TeethPerIncrement = DriveRatchet, 3
+	got := map[string]string{}
 	for name, p := range map[string]Params{"motor": DefaultParams(), "ratchet": ratchet} {
 		h := sha256.New()
 		put := func(xs ...float64) {
@@ -59,9 +118,7 @@ func TestGolden(t *testing.T) {
 			put(st.RatchetRemainder...)
 			put(readings(r)...)
 		}
-		got := hex.EncodeToString(h.Sum(nil))
-		if want := goldenDigests[name]; got != want {
-			t.Errorf("%s: digest %s, want %s", name, got, want)
-		}
+		got[name] = hex.EncodeToString(h.Sum(nil))
 	}
+	checkGolden(t, got)
 }
