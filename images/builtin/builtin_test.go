@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/mark1-perceptron/mark1/images"
+	"flag"
+	"fmt"
 	"image"
+	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/images"
 )
 
 // builtinTests lists every built-in set with its classes and cards per class.
@@ -189,20 +194,64 @@ func TestBuiltinDeterministic(t *testing.T) {
 	}
 }
 
-// goldenDigests are SHA-256 digests (first 16 hex digits) over every card's pixels, class and
-// source. They pin the cards across machines and versions: the built-in sets must not change
-// by accident, since results on them are compared between runs. If a change is intended, update
-// the digests and say so in the change log.
-var goldenDigests = map[string]string{
-	"ef":              "718d921b6b975451",
-	"leftright":       "60159f5a4042af3c",
-	"letters":         "264040ffb2ff413b",
-	"letters-both":    "9bba5e11cca12354",
-	"letters2":        "4c779365ad48c46e",
-	"shapes":          "b22a3116c640ee9d",
-	"square-diamond":  "218b8b66455c959d",
-	"squares-circles": "605ccfe39d54a866",
-	"xe":              "d0107502df1ec568",
+// goldenHeader heads testdata/golden-digest.txt: SHA-256 digests (first 16 hex digits) over
+// every card's pixels, class and source. They pin the cards across machines and versions: the
+// built-in sets must not change by accident, since results on them are compared between runs.
+// If a change is intended, update the digests (-update) and say so in the change log.
+const goldenHeader = "# SHA-256 digests (first 16 hex digits) over every built-in card's pixels, class and source.\n" +
+	"# Regenerate after a deliberate change only (say so in the change log): go test ./images/builtin -run Golden -update\n"
+
+var update = flag.Bool("update", false, "rewrite "+goldenFile)
+
+const goldenFile = "testdata/golden-digest.txt"
+
+// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
+func readGolden(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(goldenFile)
+	if err != nil {
+		t.Fatalf("%v (go test -run Golden -update writes it)", err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, sum, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("%s: bad line %q", goldenFile, line)
+		}
+		m[name] = sum
+	}
+	return m
+}
+
+// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
+// deliberate change only, saying why in the commit).
+func checkGolden(t *testing.T, got map[string]string) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(got))
+	if *update {
+		var b strings.Builder
+		b.WriteString(goldenHeader)
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
+		}
+		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := readGolden(t)
+	for _, n := range names {
+		if got[n] != want[n] {
+			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
+		}
+	}
+	for n := range want {
+		if _, ok := got[n]; !ok {
+			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
+		}
+	}
 }
 
 func setDigest(set *images.Set) string {
@@ -215,16 +264,17 @@ func setDigest(set *images.Set) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// TestBuiltinGolden: the built-in cards are those of testdata/golden-digest.txt.
 func TestBuiltinGolden(t *testing.T) {
+	got := map[string]string{}
 	for _, name := range Names() {
 		set, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := setDigest(set), goldenDigests[name]; got != want {
-			t.Errorf("%s: digest %s, want %s: the built-in cards changed", name, got, want)
-		}
+		got[name] = setDigest(set)
 	}
+	checkGolden(t, got)
 }
 
 func TestTypefacesDiffer(t *testing.T) {
@@ -330,12 +380,13 @@ func TestBuiltinConcurrent(t *testing.T) {
 	for range names {
 		<-done
 	}
+	golden := readGolden(t)
 	for i, name := range names {
 		if errs[i] != nil {
 			t.Fatal(errs[i])
 		}
-		if digests[i] != goldenDigests[name] {
-			t.Errorf("%s built concurrently: digest %s, want %s", name, digests[i], goldenDigests[name])
+		if digests[i] != golden[name] {
+			t.Errorf("%s built concurrently: digest %s, want %s", name, digests[i], golden[name])
 		}
 	}
 }
