@@ -3,8 +3,12 @@ package gen
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
+	"fmt"
 	"image"
+	"maps"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -129,14 +133,11 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
-// TestGolden pins the pixels of each kind's cards: the same on every architecture (run under
-// qemu-aarch64 with scripts/test-arm64.sh ./images/gen -test.run=Golden).
+// TestGolden pins the pixels of each kind's cards to testdata/golden-digest.txt: the same on
+// every architecture (run under qemu-aarch64 with scripts/test-arm64.sh ./images/gen
+// -test.run=Golden).
 func TestGolden(t *testing.T) {
-	golden := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(goldenDigests), "\n") {
-		spec, sum, _ := strings.Cut(line, " ")
-		golden[spec] = sum
-	}
+	got := map[string]string{}
 	for _, k := range Kinds() {
 		s := k.Default
 		s.N = 40
@@ -149,22 +150,67 @@ func TestGolden(t *testing.T) {
 			h.Write(c.Image.(*image.Gray).Pix)
 			h.Write([]byte(c.Source))
 		}
-		got := hex.EncodeToString(h.Sum(nil))[:16]
-		if want := golden[s.String()]; got != want {
-			t.Errorf("%s: digest %s, want %s", s, got, want)
+		got[s.String()] = hex.EncodeToString(h.Sum(nil))[:16]
+	}
+	checkGolden(t, got)
+}
+
+// goldenHeader heads testdata/golden-digest.txt.
+const goldenHeader = "# SHA-256 digests (first 16 hex digits) over the pixels and sources of 40 cards of each kind, the same on every architecture.\n" +
+	"# Regenerate after a deliberate change only: go test ./images/gen -run Golden -update\n"
+
+var update = flag.Bool("update", false, "rewrite "+goldenFile)
+
+const goldenFile = "testdata/golden-digest.txt"
+
+// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
+func readGolden(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(goldenFile)
+	if err != nil {
+		t.Fatalf("%v (go test -run Golden -update writes it)", err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, sum, ok := strings.Cut(line, ": ")
+		if !ok {
+			t.Fatalf("%s: bad line %q", goldenFile, line)
+		}
+		m[name] = sum
+	}
+	return m
+}
+
+// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
+// deliberate change only, saying why in the commit).
+func checkGolden(t *testing.T, got map[string]string) {
+	t.Helper()
+	names := slices.Sorted(maps.Keys(got))
+	if *update {
+		var b strings.Builder
+		b.WriteString(goldenHeader)
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
+		}
+		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := readGolden(t)
+	for _, n := range names {
+		if got[n] != want[n] {
+			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
+		}
+	}
+	for n := range want {
+		if _, ok := got[n]; !ok {
+			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
 		}
 	}
 }
-
-const goldenDigests = `
-squares-circles,n=40,seed=1,fill=outline,stroke=5,size=24,rotate=true,shift=30 25265e40d425c5e3
-square-diamond,n=40,seed=1,fill=both,stroke=4,size=17-25,shift=30 ac80d9afe3c216ee
-ef,n=40,seed=1,font=both,size=30-42,shift=30 55dab8e1e77c70a1
-xe,n=40,seed=1,font=both,size=30-42,shift=30 4a00551610e72ec4
-letters,n=40,seed=1,font=bold,size=34-42,shift=30 0a6c053941b02206
-leftright,n=40,seed=1,size=13-21 54cd7927459ac004
-connected,n=40,seed=1,stroke=4 d98a39aaae222eb2
-`
 
 // TestShift: with shift=0 every figure is centred; with shift=4 within 4 pixels of the centre.
 func TestShift(t *testing.T) {
