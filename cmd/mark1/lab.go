@@ -41,7 +41,7 @@ type labDemo struct {
 
 func labDemos() []labDemo {
 	return []labDemo{
-		{"compare", "--data SPEC [--test SPEC] [--methods LIST]", "run learners and the Mark I on the same features; errors, corrections, time, curves", labCompare},
+		{"compare", "--data SPEC [--test SPEC] [--methods LIST]", "learners and the Mark I on the same features: errors, corrections, time, curves", labCompare},
 		{"novikoff", "[--problems N --dim D --points N --margin G]", "the convergence theorem: corrections against the bound R^2/gamma^2", labNovikoff},
 		{"nonseparable", "[--epochs N --cards N]", "XOR, parity, connectedness: the perceptron cycles, the pocket keeps its best", labNonSeparable},
 		{"outliers", "[--draws N --outliers N]", "least squares fails on outliers; the perceptron and Fisher do not", labOutliers},
@@ -58,7 +58,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) error {
 		for _, d := range labDemos() {
 			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.name, d.args, "", d.help)
 		}
-		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list), idx:IMAGES,LABELS,\na folder of class folders, or for compare problem:NAME[,key=value...] (xor, parity, separable, outliers, blobs).")
+		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list),\nidx:IMAGES,LABELS, a folder of class folders, or for compare problem:NAME[,key=value...]\n(xor, parity, separable, outliers, blobs).")
 		return nil
 	}
 	for _, d := range labDemos() {

@@ -352,3 +352,35 @@ func TestLabInterrupt(t *testing.T) {
 		t.Fatal("an interrupted run made its --out folder")
 	}
 }
+
+// TestLabTextWidth: the text of every lab demo and historical experiment (in quick runs), and
+// of the lab's listing, fits a terminal of 100 columns: long conditions and cells are wrapped,
+// wide tables split (the CSV files and the HTML page hold them whole).
+func TestLabTextWidth(t *testing.T) {
+	runs := [][]string{
+		{"lab"},
+		{"lab", "compare", "--data", "builtin:ef", "--test", "gen:ef,n=50,seed=2"},
+		{"lab", "compare", "--data", "problem:blobs,k=4", "--methods", "perceptron/ovr,perceptron/ovo,perceptron/kdisc,lsq/ovr,lsq/ovo,fisher/ovo,variable/kdisc"},
+		{"lab", "compare", "--data", "builtin:letters", "--test", "builtin:letters2", "--methods", "perceptron/ovr,mark1-analog", "--epochs", "2"},
+		{"lab", "novikoff", "--problems", "5", "--points", "30"},
+		{"lab", "nonseparable", "--epochs", "10", "--cards", "50"},
+		{"lab", "outliers", "--draws", "2"},
+		{"lab", "flaws", "--data", "builtin:ef", "--test", "gen:ef,n=50,seed=2", "--epochs", "3", "--seeds", "1"},
+		{"lab", "flaws", "--data", "builtin:ef", "--test", "none", "--epochs", "3", "--seeds", "2"},
+		{"lab", "forget", "--data", "builtin:ef", "--hours", "100,10000", "--epochs", "20"},
+		{"lab", "aunits", "--data", "gen:squares-circles,n=100", "--test", "gen:squares-circles,n=100,seed=2", "--epochs", "3", "--seeds", "1"},
+		{"lab", "fields", "--data", "builtin:ef", "--wiring", "identity"},
+		{"lab", "fields", "--data", "builtin:shapes", "--epochs", "3"},
+	}
+	for _, e := range []string{"letters", "squares-circles", "square-diamond", "ef", "xe", "leftright", "figure4"} {
+		runs = append(runs, []string{"experiment", e, "--quick", "--seeds", "1"})
+	}
+	for _, args := range runs {
+		out := mustRun(t, args...)
+		for i, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > 100 {
+				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+			}
+		}
+	}
+}

@@ -113,6 +113,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		d float64
 	}
 	var deltas []delta
+	noEffect := false
 	idealFinal := median(collect(bySeed, func(rs []lab.Run) float64 { return finalOf(rs[0]) }))
 	for i := range methods {
 		at := func(rs []lab.Run) lab.Run { return rs[i] }
@@ -134,7 +135,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 				same = same && sameRun(bySeed[k][i], bySeed[k][0])
 			}
 			if same {
-				note = "no effect here: the same corrections and errors as the ideal machine"
+				note, noEffect = "no effect here", true
 			}
 		}
 		table.AddRow(label, spread(collect(runs, func(r lab.Run) float64 { return r.TrainError })), te, count(collect(runs, func(r lab.Run) float64 { return float64(r.Corrections) })), diff, note)
@@ -144,6 +145,9 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		}
 	}
 	table.Note = "Medians over the machines, ranges in brackets. Each machine's errors are of a copy evaluated after the last epoch (an analog machine's answers carry noise, so the same machine evaluated twice may differ by a card or two). Differences of a point or two are within what the seeds alone change."
+	if noEffect {
+		table.Note += " \"No effect here\": the same corrections and errors as the ideal machine, epoch by epoch."
+	}
 	r.Tables = append(r.Tables, table)
 	// Curves: ideal, every flaw, and the four single flaws that change the final error most.
 	slices.SortStableFunc(deltas, func(a, b delta) int {

@@ -106,11 +106,21 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}{(*plain)(r), figs})
 }
 
+// LineWidth is the most columns a line of WriteText takes: every paragraph, condition and
+// table is wrapped or split to fit a terminal (the CSV files and the HTML page hold every table
+// whole).
+const LineWidth = 100
+
 // WriteText writes the report for a terminal: conditions, findings, tables and notes (figures
-// are named; --out writes them).
+// are named; --out writes them). No line is wider than LineWidth.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s\n", r.Title, strings.Repeat("=", utf8.RuneCountInString(r.Title)))
+	title := wrap(r.Title, LineWidth, "")
+	underline := 0
+	for _, l := range strings.Split(title, "\n") {
+		underline = max(underline, utf8.RuneCountInString(l))
+	}
+	fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", underline))
 	if r.Summary != "" {
 		b.WriteString(wrap(r.Summary, 95, "") + "\n")
 	}
@@ -120,18 +130,24 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, c := range r.Conditions {
 			width = max(width, utf8.RuneCountInString(c.Label))
 		}
+		// A value wraps under itself; labels too long to leave it 40 columns put it below.
+		indent := 2 + width + 2
 		for _, c := range r.Conditions {
-			fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Label, c.Value)
+			if LineWidth-indent < 40 {
+				fmt.Fprintf(&b, "  %s\n      %s\n", c.Label, wrap(c.Value, LineWidth-6, "      "))
+				continue
+			}
+			fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Label, wrap(c.Value, LineWidth-indent, strings.Repeat(" ", indent)))
 		}
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "\n%s\n", f.What)
+		fmt.Fprintf(&b, "\n%s\n", wrap(f.What, LineWidth, ""))
 		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.Source+")", 85, "            "))
 		fmt.Fprintf(&b, "  measured: %s\n", wrap(f.Measured, 85, "            "))
 		fmt.Fprintf(&b, "  gap:      %s\n", wrap(f.Gap, 85, "            "))
 	}
 	for _, t := range r.Tables {
-		fmt.Fprintf(&b, "\n%s\n", t.Title)
+		fmt.Fprintf(&b, "\n%s\n", wrap(t.Title, LineWidth, ""))
 		writeTable(&b, t)
 		if t.Note != "" {
 			fmt.Fprintf(&b, "  %s\n", wrap(t.Note, 93, "  "))
@@ -142,7 +158,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		for _, f := range r.Figures {
 			names = append(names, f.Name+".png")
 		}
-		fmt.Fprintf(&b, "\nfigures (written with --out): %s\n", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "\n%s\n", wrap("figures (written with --out): "+strings.Join(names, ", "), LineWidth-2, "  "))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, 89, "      "))
@@ -171,54 +187,101 @@ func (t *Table) NumericColumns() []bool {
 	return num
 }
 
-// Headings are wrapped only in tables wider than tableWidth, and never below headerWidth.
+// Headings are wrapped only in tables wider than tableWidth, and never below headerWidth; text
+// cells are wrapped only in tables still too wide, and never below cellWidth.
 const (
-	tableWidth  = 97
+	tableWidth  = LineWidth
 	headerWidth = 12
+	cellWidth   = 24
 )
 
-// writeTable writes t with its columns aligned, numbers to the right. In a table wider than
-// tableWidth, a heading longer than its column's cells (and than headerWidth) is wrapped over
-// several lines, so that tables with long headings stay narrow enough for a terminal.
+// writeTable writes t with its columns aligned, numbers to the right, in lines of at most
+// tableWidth columns where it can. A table too wide is first made narrower by wrapping its
+// headings over several lines (a heading longer than its column's cells and than headerWidth),
+// then by wrapping its text cells (the widest first, to no narrower than cellWidth), and a table
+// still too wide is split into blocks of columns, one below the other, each starting with the
+// first column (the rows' names).
 func writeTable(b *strings.Builder, t *Table) {
 	num := t.NumericColumns()
-	width := make([]int, len(t.Columns))
+	n := len(t.Columns)
+	cellW := make([]int, n) // the widest cell of each column
+	minW := make([]int, n)  // the longest word of each column, headings included
+	for i, c := range t.Columns {
+		minW[i] = longestWord(c)
+	}
 	for _, row := range t.Rows {
 		for i, c := range row {
-			if i < len(width) {
-				width[i] = max(width[i], utf8.RuneCountInString(c))
+			if i < n {
+				cellW[i] = max(cellW[i], utf8.RuneCountInString(c))
+				minW[i] = max(minW[i], longestWord(c))
 			}
 		}
 	}
-	total := 1
-	for i, c := range t.Columns {
-		total += 1 + max(width[i], utf8.RuneCountInString(c))
+	total := func(w []int) int {
+		sum := 1
+		for _, x := range w {
+			sum += 1 + x
+		}
+		return sum
 	}
-	heads := make([][]string, len(t.Columns))
-	lines := 1
+	// 1. The headings on one line.
+	width := make([]int, n)
 	for i, c := range t.Columns {
-		w := max(width[i], min(utf8.RuneCountInString(c), headerWidth))
-		if total <= tableWidth {
-			w = max(width[i], utf8.RuneCountInString(c))
-		}
-		for _, word := range strings.Fields(c) {
-			w = max(w, utf8.RuneCountInString(word))
-		}
-		heads[i] = strings.Split(wrap(c, w, ""), "\n")
-		for _, h := range heads[i] {
-			w = max(w, utf8.RuneCountInString(h))
-		}
-		width[i] = w
-		lines = max(lines, len(heads[i]))
+		width[i] = max(cellW[i], utf8.RuneCountInString(c))
 	}
+	// 2. Long headings wrapped.
+	if total(width) > tableWidth {
+		for i, c := range t.Columns {
+			width[i] = max(cellW[i], min(utf8.RuneCountInString(c), headerWidth), minW[i])
+		}
+	}
+	// 3. Text cells wrapped, the widest column first.
+	for total(width) > tableWidth {
+		widest := -1
+		for i := 1; i < n; i++ {
+			if !num[i] && width[i] > max(cellWidth, minW[i]) && (widest < 0 || width[i] > width[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		width[widest] = max(width[widest]-(total(width)-tableWidth), cellWidth, minW[widest])
+	}
+	// 4. Blocks of columns.
+	blocks := [][]int{{}}
+	for i := range n {
+		cur := blocks[len(blocks)-1]
+		if i > 0 && len(cur) > 1 {
+			w := []int{}
+			for _, j := range append(cur, i) {
+				w = append(w, width[j])
+			}
+			if total(w) > tableWidth {
+				blocks = append(blocks, []int{0})
+				cur = blocks[len(blocks)-1]
+			}
+		}
+		blocks[len(blocks)-1] = append(cur, i)
+	}
+	for k, cols := range blocks {
+		if k > 0 {
+			b.WriteString("\n  (continued: more columns of the same rows)\n")
+		}
+		writeBlock(b, t, cols, width, num)
+	}
+}
+
+// writeBlock writes the columns cols of t at the widths given, wrapping each heading and cell
+// to its column's width: headings sit on their last lines, next to the cells, and the lines of
+// a cell go down from its row's first.
+func writeBlock(b *strings.Builder, t *Table, cols []int, width []int, num []bool) {
 	line := func(cells []string) {
 		var l strings.Builder
 		l.WriteString(" ")
-		for i, c := range cells {
-			if i >= len(width) {
-				break
-			}
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+		for k, i := range cols {
+			c := cells[k]
+			pad := strings.Repeat(" ", max(width[i]-utf8.RuneCountInString(c), 0))
 			if num[i] {
 				l.WriteString(" " + pad + c)
 			} else {
@@ -227,19 +290,53 @@ func writeTable(b *strings.Builder, t *Table) {
 		}
 		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
-	for k := range lines {
-		cells := make([]string, len(heads))
-		for i, h := range heads {
-			// Headings sit on their last lines, next to the cells.
-			if j := k - (lines - len(h)); j >= 0 {
-				cells[i] = h[j]
+	// lines writes a row of wrapped cells, bottom-aligned (headings) or top-aligned (cells).
+	lines := func(texts []string, bottom bool) {
+		parts := make([][]string, len(cols))
+		rows := 1
+		for k, i := range cols {
+			parts[k] = []string{""}
+			if k < len(texts) && texts[k] != "" {
+				parts[k] = strings.Split(wrap(texts[k], width[i], ""), "\n")
+			}
+			rows = max(rows, len(parts[k]))
+		}
+		for r := range rows {
+			cells := make([]string, len(cols))
+			for k, p := range parts {
+				j := r
+				if bottom {
+					j = r - (rows - len(p))
+				}
+				if j >= 0 && j < len(p) {
+					cells[k] = p[j]
+				}
+			}
+			line(cells)
+		}
+	}
+	pick := func(row []string) []string {
+		out := make([]string, len(cols))
+		for k, i := range cols {
+			if i < len(row) {
+				out[k] = row[i]
 			}
 		}
-		line(cells)
+		return out
 	}
+	lines(pick(t.Columns), true)
 	for _, row := range t.Rows {
-		line(row)
+		lines(pick(row), false)
 	}
+}
+
+// longestWord returns the length of the longest word of s, in runes.
+func longestWord(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		n = max(n, utf8.RuneCountInString(w))
+	}
+	return n
 }
 
 // numeric reports whether a cell looks like a number (to be aligned right).
@@ -355,7 +452,8 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.4; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; }
-.scroll { overflow-x: auto; } .scroll table { font-size: 0.9em; }
+.scroll { overflow-x: auto; width: max-content; min-width: 100%; max-width: calc(100vw - 3em); margin-left: 50%; transform: translateX(-50%); }
+.scroll table { font-size: 0.9em; }
 th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .finding { border-left: 4px solid #48c; padding: 0.2em 0 0.2em 1em; margin: 1em 0; }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,4 +125,98 @@ func TestTableHeadings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTextWidth: no line of the text is wider than LineWidth, however long the conditions,
+// titles, cells and tables, and nothing is lost: every word of every cell and heading is still
+// there, and each row's cells in order.
+func TestTextWidth(t *testing.T) {
+	long := "a condition long enough to need wrapping over more than one line of a terminal, with words"
+	wide := &Table{Name: "wide", Title: "A table of twelve columns"}
+	for i := range 12 {
+		wide.Columns = append(wide.Columns, fmt.Sprintf("column number %d of the table", i))
+	}
+	for r := range 3 {
+		var row []any
+		for i := range 12 {
+			row = append(row, fmt.Sprintf("r%dc%d %.1f%%", r, i, float64(10*i)))
+		}
+		wide.AddRow(row...)
+	}
+	text := &Table{Name: "text", Title: "A table with a long text column", Columns: []string{"flaw", "error", "note"}}
+	text.AddRow("gamma", "0.0%", "no effect here: the same corrections and errors as the ideal machine, and more words to make it longer than any terminal")
+	text.AddRow("blur", "1.5%", "")
+	cases := []struct {
+		name string
+		r    *Report
+		want []string // lines, trimmed, that must appear
+	}{
+		{"conditions", &Report{Title: "Conditions", Conditions: []Item{{"short", long + " " + long}, {"a label", "v"}}}, []string{"a label  v"}},
+		{"a long label", &Report{Title: "Label", Conditions: []Item{{strings.Repeat("label ", 12), long}}}, nil},
+		{"a long title", &Report{Title: strings.Repeat("title ", 30)}, nil},
+		{"wide table", &Report{Title: "Wide", Tables: []*Table{wide}}, []string{"(continued: more columns of the same rows)"}},
+		{"text column", &Report{Title: "Text", Tables: []*Table{text}}, []string{"blur   1.5%"}},
+		{"figures", &Report{Title: "Figures", Figures: figures(20)}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := c.r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for _, l := range strings.Split(out, "\n") {
+				if n := len([]rune(l)); n > LineWidth {
+					t.Errorf("line of %d columns: %q", n, l)
+				}
+			}
+			words := " " + strings.Join(strings.Fields(out), " ") + " "
+			var all []string
+			for _, cd := range c.r.Conditions {
+				all = append(all, cd.Label, cd.Value)
+			}
+			for _, tb := range c.r.Tables {
+				all = append(all, tb.Columns...)
+				for _, row := range tb.Rows {
+					all = append(all, row...)
+				}
+			}
+			for _, f := range c.r.Figures {
+				all = append(all, f.Name+".png")
+			}
+			for _, s := range all {
+				for _, w := range strings.Fields(s) {
+					if !strings.Contains(words, " "+w+" ") && !strings.Contains(words, " "+w+", ") {
+						t.Errorf("%q lost:\n%s", w, out)
+					}
+				}
+			}
+			for _, w := range c.want {
+				found := false
+				for _, l := range strings.Split(out, "\n") {
+					found = found || strings.TrimSpace(l) == w
+				}
+				if !found {
+					t.Errorf("no line %q:\n%s", w, out)
+				}
+			}
+			// Each row's first cell starts a line, its cells in order along it.
+			for _, tb := range c.r.Tables {
+				for _, row := range tb.Rows {
+					if !strings.Contains(out, "\n  "+row[0]+" ") {
+						t.Errorf("row %q does not start a line:\n%s", row[0], out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// figures returns n figures with long names.
+func figures(n int) []*plot.Figure {
+	var out []*plot.Figure
+	for i := range n {
+		out = append(out, &plot.Figure{Name: fmt.Sprintf("regions-perceptron-ovo-%d", i)})
+	}
+	return out
 }
