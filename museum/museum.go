@@ -25,6 +25,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/mark1-perceptron/mark1/museum/console"
+	// Before ebiten's user interface connects to X: it silences xgb's Xauthority notes.
+	_ "github.com/mark1-perceptron/mark1/museum/internal/xgbquiet"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
 )

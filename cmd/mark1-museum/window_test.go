@@ -54,7 +54,19 @@ func runMuseum(t *testing.T, env []string, args ...string) (string, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
+	noXGBNotes(t, string(out))
 	return string(out), err
+}
+
+// noXGBNotes fails the test when out holds jezek/xgb's notes about a missing Xauthority
+// (ebiten's X connection logs them on every start under an X server without authorization).
+func noXGBNotes(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "XGB") || strings.Contains(line, "Xauthority") || strings.Contains(line, "authority info") {
+			t.Errorf("the museum printed %q", line)
+		}
+	}
 }
 
 func readShot(t *testing.T, path string) image.Image {
@@ -236,6 +248,7 @@ func TestKioskSIGTERMSaves(t *testing.T) {
 		if err != nil {
 			t.Fatalf("after SIGTERM: %v\n%s", err, out)
 		}
+		noXGBNotes(t, out.String())
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
 		t.Fatalf("the kiosk did not end on SIGTERM\n%s", out)
@@ -266,9 +279,11 @@ func TestMark1Museum(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "via-mark1.png")
 	cmd := exec.Command(filepath.Join(filepath.Dir(bin), "mark1"), "museum", "--state-dir", "", "--experiment", "shapes", "--screenshot", shot, "--frames", "5")
 	cmd.Env = append(os.Environ(), "MARK1_MUSEUM=", "PATH=/usr/bin:/bin")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	noXGBNotes(t, string(out))
 	img := readShot(t, shot)
 	if d := meanDiff(img, reference(t, "shapes"), expRect); d > 8 {
 		t.Errorf("mark1 museum --experiment shapes: title differs by %.1f from the view's", d)
@@ -357,5 +372,54 @@ func TestHelpMatchesFlags(t *testing.T) {
 				t.Errorf("help.Flags lists --%s, which mark1-museum does not have", name)
 			}
 		}
+	}
+}
+
+// Under an X server with no authorization and no Xauthority file (a bare Xvfb, as a kiosk's own
+// X may be), the museum starts without a word on its output: ebiten's X library (jezek/xgb)
+// logged four lines about the missing Xauthority on every start.
+func TestBareXServerIsQuiet(t *testing.T) {
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("no Xvfb (scripts/museum-test.sh installs it)")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", "1920x1080x24", "-nolisten", "tcp")
+	x.ExtraFiles = []*os.File{w}
+	if err := x.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	defer func() {
+		x.Process.Kill()
+		x.Wait()
+	}()
+	num := make(chan string, 1)
+	go func() {
+		b := make([]byte, 16)
+		n, _ := r.Read(b)
+		num <- strings.TrimSpace(string(b[:n]))
+	}()
+	var display string
+	select {
+	case display = <-num:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Xvfb did not say its display")
+	}
+	if display == "" {
+		t.Fatal("Xvfb did not start")
+	}
+	shot := filepath.Join(t.TempDir(), "bare.png")
+	out, err := runMuseum(t, []string{"DISPLAY=:" + display, "XAUTHORITY=" + filepath.Join(t.TempDir(), "none")},
+		"--state-dir", "", "--screenshot", shot, "--frames", "5")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	readShot(t, shot)
+	if out != "" {
+		t.Errorf("the museum under a bare X server printed %q, want nothing", out)
 	}
 }
