@@ -32,7 +32,7 @@ var topDocs = []knob.Doc{
 	{Key: "wiring", Models: "plug-board: random (Mark I), identity (phi(x) = x) or local (a wiring file with --wiring FILE)", Source: knob.Setting,
 		Range: knob.Names(WiringRandom, WiringIdentity, WiringLocal, WiringFile)},
 	{Key: "local_units", Models: "A-units of the local wiring", Unit: "units", Source: knob.Assumed,
-		Range: knob.Closed(1, patchboard.MaxUnits)},
+		Range: knob.Closed(1, patchboard.MaxLocalUnits)},
 	{Key: "local_radius", Models: "radius of a local A-unit's excitatory centre", Unit: "cells", Source: knob.Assumed,
 		Range: knob.Closed(1, patchboard.MaxLocalRadius)},
 	{Key: "presentation_time_s", Models: "machine time of one presentation", Unit: "s", Source: knob.Historical,

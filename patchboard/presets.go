@@ -216,6 +216,11 @@ const (
 // MaxLocalRadius is the largest radius Local accepts: the surround then spans the field.
 const MaxLocalRadius = retina.Rows / 2
 
+// MaxLocalUnits is the most A-units Local may be asked for: each takes at least localTheta
+// plugs, within the 400 S-units' fan-out of 40. Fewer may fit: a unit whose disc is used up is
+// not placed (Local fails, naming it).
+const MaxLocalUnits = retina.N * MarkIFanOut / localTheta
+
 // Local wires a board with local centre-surround receptive fields (not the Mark I's wiring: a
 // comparison preset), drawing every random number from rng. Each A-unit gets a centre cell
 // drawn uniformly from the field; it takes 7 excitatory plugs drawn without replacement from the

@@ -213,8 +213,8 @@ func ParamDocs() []knob.Doc {
 			Note: "acts only with spread, dark_noise or the lags (light^gamma against threshold^gamma is a monotone transform)", Range: knob.Range{Min: 0, Max: 10, MinOpen: true}},
 		{Key: "spread", Models: "cell-to-cell sensitivity spread, fixed per machine", Unit: "fraction (sigma)", Source: knob.Assumed, Flaw: "spread", Range: knob.Closed(0, 1)},
 		{Key: "rise_tau_s", Models: "cell lag (first-order time constant) when the light increases", Unit: "s", Source: knob.Assumed, Flaw: "lag",
-			Note: "acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33", Range: knob.Closed(0, maxTime)},
-		{Key: "decay_tau_s", Models: "cell lag (first-order time constant) when the light decreases: after-images", Unit: "s", Source: knob.Assumed, Flaw: "lag", Range: knob.Closed(0, maxTime)},
+			Note: "acts only with a latch_s (or presentation) shorter than about 0.3 s: at the default latch a rise is complete to e^-33", Range: lagRange},
+		{Key: "decay_tau_s", Models: "cell lag (first-order time constant) when the light decreases: after-images", Unit: "s", Source: knob.Assumed, Flaw: "lag", Range: lagRange},
 		{Key: "latch_s", Models: "time after the card appears at which the comparators read the cells", Unit: "s", Source: knob.Setting,
 			Note: "acts only with the lags (rise_tau_s, decay_tau_s): instant cells read the same at any time", Range: knob.Closed(0, maxTime)},
 		{Key: "dark_noise", Models: "comparator-input noise (dark current, amplifier), drawn at every latch", Unit: "full-light conductance (sigma)", Source: knob.Assumed, Flaw: "dark_noise", Range: knob.Closed(0, maxNoise)},
@@ -228,6 +228,14 @@ const maxBlur = 10
 // maxTime bounds the cells' time constants and the latch time (s): an hour, longer than any
 // presentation; beyond it a cell never settles and the machine sees nothing.
 const maxTime = 3600
+
+// minTau bounds the cells' time constants from below (s), unless 0 (instant cells): a tenth of
+// a millisecond, faster than any CdS cell (milliseconds to seconds; assumed). A shorter lag is
+// instant at every latch the machine uses, and 1e-300 s is no physical cell.
+const minTau = 1e-4
+
+// lagRange is the range of RiseTau and DecayTau: 0 (no lag) or minTau..maxTime.
+var lagRange = knob.Range{Min: minTau, Max: maxTime, ZeroOK: true}
 
 // maxTurn bounds Rotation (degrees): ten turns either way; beyond, the angle's arithmetic
 // loses precision for nothing.

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"image"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"reflect"
@@ -182,5 +183,35 @@ func TestFlawsAct(t *testing.T) {
 			t.Errorf("%s = %v changes no S-state even with its partner (%q)", d.Key, v, d.Note)
 		}
 		t.Logf("%s = %v: alone no S-state differs; with its partner %d differ", d.Key, v, n)
+	}
+}
+
+// The cells' lags are 0 (instant) or a time a photocell could have (issue 18: 1e-300 s and
+// 1e308 s were taken, and the machine trained to chance).
+func TestLagRange(t *testing.T) {
+	for _, tc := range []struct {
+		tau float64
+		ok  bool
+	}{
+		{0, true}, {minTau, true}, {0.03, true}, {maxTime, true},
+		{1e-300, false}, {minTau * 0.99, false}, {maxTime * 1.01, false}, {1e308, false}, {-1, false}, {math.NaN(), false}, {math.Inf(1), false},
+	} {
+		for _, f := range []struct {
+			key string
+			set func(*Params, float64)
+		}{
+			{"rise_tau_s", func(p *Params, v float64) { p.RiseTau = v }},
+			{"decay_tau_s", func(p *Params, v float64) { p.DecayTau = v }},
+		} {
+			p := DefaultParams()
+			f.set(&p, tc.tau)
+			err := p.Validate()
+			if tc.ok && err != nil {
+				t.Errorf("%s %v: %v", f.key, tc.tau, err)
+			}
+			if !tc.ok && (err == nil || !strings.HasPrefix(err.Error(), "retina: "+f.key+": ")) {
+				t.Errorf("%s %v: %v, want an error naming %s", f.key, tc.tau, err, f.key)
+			}
+		}
 	}
 }
