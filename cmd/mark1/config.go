@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/mark1-perceptron/mark1/machine"
 )
@@ -17,7 +18,7 @@ func flawList() []machine.Flaw { return machine.Flaws() }
 // cmdConfig prints the configuration the machine-building flags describe (the default
 // machine without any) as a commented TOML file that --config reads back.
 func cmdConfig(args []string, stdout, _ io.Writer) error {
-	fs := newFlags("config", "[machine flags] | --table | --list-flaws\n\nEvery parameter's unit and range: mark1 config --table, or docs/parameters.md.", stdout)
+	fs := newFlags("config", "[machine flags] | --table | --list-flaws\n\n"+paramRanges(), stdout)
 	var mf machineFlags
 	mf.register(fs)
 	flaws := fs.Bool("list-flaws", false, "list the analog flaws --flaws can turn on, and their keys")
@@ -84,6 +85,26 @@ func writeParamTable(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// paramRanges lists every settable parameter's key, unit and range for mark1 config -h: the
+// table every input is checked against (docs/parameters.md adds what each models).
+func paramRanges() string {
+	var b strings.Builder
+	b.WriteString("Every parameter, as --set KEY=VALUE, configuration and state files name it, with its unit\n")
+	b.WriteString("and the range each of those inputs is checked against (mark1 config --table, or\n")
+	b.WriteString("docs/parameters.md, adds its default, its source and what it models):\n\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  KEY\tUNIT\tRANGE")
+	for _, k := range machine.Keys() {
+		unit := k.Unit
+		if unit == "" {
+			unit = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", k.Name, unit, k.Range)
+	}
+	tw.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func isPreset(s string, presets ...string) bool {
