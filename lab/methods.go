@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -191,8 +192,10 @@ type Point struct {
 
 // Run is what one method did on a problem.
 type Run struct {
-	Method      string   `json:"method"`
-	Epochs      int      `json:"epochs"` // 0 for a closed form
+	Method string `json:"method"`
+	Epochs int    `json:"epochs"` // 0 for a closed form
+	// Converged says an iterative method ended with an epoch without a correction. A closed
+	// form (least squares, Fisher) has nothing to converge: false, and no field in the JSON.
 	Converged   bool     `json:"converged"`
 	Corrections int      `json:"corrections"`
 	TrainError  float64  `json:"train_error"`
@@ -204,6 +207,23 @@ type Run struct {
 	// Machine is the trained machine of a mark1 method; nil for a learner.
 	Machine *machine.Machine `json:"-"`
 }
+
+// MarshalJSON writes the run, with "converged" only for an iterative method.
+func (r Run) MarshalJSON() ([]byte, error) {
+	type plain Run
+	out := struct {
+		plain
+		Converged *bool `json:"converged,omitempty"`
+	}{plain: plain(r)}
+	if !r.ClosedForm() {
+		out.Converged = &r.Converged
+	}
+	return json.Marshal(out)
+}
+
+// ClosedForm reports whether the run is of a closed form (least squares, Fisher), computed at
+// once rather than epoch by epoch.
+func (r Run) ClosedForm() bool { return r.Epochs == 0 }
 
 // Compare runs the methods on p, up to Options.Workers at a time, and returns their runs in
 // the methods' order.
@@ -276,7 +296,7 @@ func runLearner(ctx context.Context, p *Problem, m Method, o Options, tick func(
 			return r, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		tick(o.epochs())
-		r.Classifier, r.Converged = c, true
+		r.Classifier = c
 		r.TrainError, r.TestError = learn.ErrorRate(c, p.Train), errorRate(c, p.Test)
 		r.Curve = []Point{{Epoch: 0, TrainError: r.TrainError, TestError: r.TestError}}
 		return r, nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/schollz/progressbar/v3"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -263,7 +265,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		rep.Epochs = append(rep.Epochs, st)
 		bar.clear()
 		if !*jsonOut {
-			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, max(st.Cards, 1), 30))
+			fmt.Fprintln(stdout, epochLine(st))
 		}
 		if st.Stopped || stop.signal() != nil {
 			break
@@ -321,7 +323,13 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	if *jsonOut {
 		return writeJSON(stdout, rep)
 	}
+	if why := correctionsWhy(rep.Epochs, m.Config().Rule); why != "" {
+		fmt.Fprintln(stdout, why)
+	}
 	fmt.Fprintf(stdout, "training accuracy: %.1f%% (%d of %d)\n", 100*rep.Train.Accuracy, rep.Train.Correct, rep.Train.Cards)
+	if why := cleanEpochWhy(rep, m.Config()); why != "" {
+		fmt.Fprintln(stdout, why)
+	}
 	if rep.Test != nil {
 		fmt.Fprintf(stdout, "test accuracy:     %.1f%% (%d of %d) on %s\n", 100*rep.Test.Accuracy, rep.Test.Correct, rep.Test.Cards, *test)
 	}
@@ -329,6 +337,69 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "saved %s\n", rep.Saved)
 	}
 	return nil
+}
+
+// epochLine is the line train prints after an epoch: its mistakes and corrections, and a bar
+// as long as its share of mistakes.
+func epochLine(st machine.EpochStats) string {
+	line := fmt.Sprintf("epoch %3d: %5d %-9s %6d %-11s  %s", st.Epoch, st.Mistakes, english.Noun(st.Mistakes, "mistake")+",",
+		st.Corrections, english.Noun(st.Corrections, "correction"), errBar(st.Mistakes, max(st.Cards, 1), 30))
+	return strings.TrimRight(line, " ")
+}
+
+// correctionsWhy explains, when an epoch made more corrections than mistakes, how that can be.
+func correctionsWhy(epochs []machine.EpochStats, rule machine.Rule) string {
+	more := false
+	for _, st := range epochs {
+		more = more || st.Corrections > st.Mistakes
+	}
+	if !more {
+		return ""
+	}
+	why := "an R-unit can answer wrongly (its sum on the wrong side of zero, or at zero) while the card's class still comes out right, and a wrong card can move several R-units"
+	if rule == machine.Forced {
+		why = "the forced rule drives the wanted answer on every card, right or wrong"
+	}
+	return wrapText(fmt.Sprintf("A mistake is a card answered with the wrong class; a correction moves one R-unit's pots. There can be more corrections than mistakes: %s.", why), 96, "  ")
+}
+
+// cleanEpochWhy explains, when the last epoch made no correction and yet the training accuracy
+// measured after it is under 100%, how that can be.
+func cleanEpochWhy(rep trainReport, cfg machine.Config) string {
+	if !rep.Converged || rep.Train == nil || rep.Train.Correct == rep.Train.Cards || len(rep.Epochs) == 0 {
+		return ""
+	}
+	last := rep.Epochs[len(rep.Epochs)-1]
+	s := fmt.Sprintf("Epoch %d made no correction, yet %d of the %d cards came out wrong when all were shown again to measure the accuracy (in the file's order)", last.Epoch, rep.Train.Cards-rep.Train.Correct, rep.Train.Cards)
+	if cfg.IsIdeal() {
+		s += "."
+	} else {
+		s += ": the analog machine answers each presentation afresh, with its photocells' noise, their after-image of the card before and its pots' drift, so a card near the threshold can fall either way. The ideal machine (--ideal) answers the same every time."
+	}
+	return wrapText(s, 96, "  ")
+}
+
+// wrapText breaks s into lines of at most width runes, every line after the first starting
+// with indent.
+func wrapText(s string, width int, indent string) string {
+	var out, line strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		w := utf8.RuneCountInString(word)
+		if n > 0 && n+1+w > width {
+			out.WriteString(line.String() + "\n" + indent)
+			line.Reset()
+			n = 0
+		}
+		if n > 0 {
+			line.WriteString(" ")
+			n++
+		}
+		line.WriteString(word)
+		n += w
+	}
+	out.WriteString(line.String())
+	return out.String()
 }
 
 // stimulusBytes is the memory one prepared card takes.

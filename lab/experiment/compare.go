@@ -3,7 +3,9 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"strings"
 
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -27,12 +29,30 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	if p.Config != nil {
 		r.Condition("machine", fmt.Sprintf("%s wiring, %d A-units, seed %d", p.Config.Wiring, p.Train.Dim(), p.Config.Seed))
 	}
-	order := "shuffled each epoch (from the seed)"
-	if o.InOrder {
-		order = "in the data's order every epoch (mark1 and perceptron then make the same corrections)"
+	// What each run is: its rule, and whether it is a closed form or the analog machine.
+	var closed, iterative, variable []string
+	for _, run := range runs {
+		m, _ := lab.ParseMethod(run.Method)
+		switch {
+		case run.ClosedForm():
+			closed = append(closed, run.Method)
+		default:
+			iterative = append(iterative, run.Method)
+		}
+		if m.Rule == "variable" {
+			variable = append(variable, run.Method)
+		}
 	}
-	r.Condition("epochs", fmt.Sprintf("at most %d, stopping after an epoch without a correction unless --keep-going; samples %s", max(o.Epochs, 1), order))
-	r.Condition("variable increment", fmt.Sprintf("margin b = %g, eta(k) = %s", o.Margin, etaText(o.Eta, o.Schedule)))
+	if len(iterative) > 0 {
+		order := "shuffled each epoch (from the seed)"
+		if o.InOrder {
+			order = "in the data's order every epoch (mark1 and perceptron then make the same corrections)"
+		}
+		r.Condition("epochs", fmt.Sprintf("at most %d, stopping after an epoch without a correction unless --keep-going; samples %s", max(o.Epochs, 1), order))
+	}
+	if len(variable) > 0 {
+		r.Condition("variable increment", fmt.Sprintf("margin b = %g, eta(k) = %s", o.Margin, etaText(o.Eta, o.Schedule)))
+	}
 	table := &report.Table{Name: "runs", Title: "Results", Columns: []string{"method", "training error", "test error", "corrections", "epochs", "converged", "seconds"}}
 	train := &plot.Figure{Name: "training-error", Title: "Training error after each epoch", XLabel: "epoch", YLabel: "training error",
 		Caption: "closed forms (least squares, Fisher) are levels"}
@@ -46,11 +66,11 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 		if run.TestError != nil {
 			te = pct(*run.TestError)
 		}
-		epochs := fmt.Sprint(run.Epochs)
-		if run.Epochs == 0 {
-			epochs = "closed form"
+		epochs, converged := fmt.Sprint(run.Epochs), fmt.Sprint(run.Converged)
+		if run.ClosedForm() {
+			epochs, converged = "-", "-"
 		}
-		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, run.Converged, fmt.Sprintf("%.2g", run.Seconds))
+		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, converged, fmt.Sprintf("%.2g", run.Seconds))
 		if run.Epochs == 0 {
 			train.Series = append(train.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{run.TrainError, run.TrainError}, Dashed: true, Style: i + 1})
 			if run.TestError != nil {
@@ -65,7 +85,7 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 			test.Series = append(test.Series, s)
 		}
 	}
-	table.Note = "The seconds are wall time on this computer: the one column that changes from run to run."
+	table.Note = compareNote(runs, closed, iterative, variable)
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, train)
 	if p.Test != nil {
@@ -76,6 +96,35 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	}
 	r.Data = runs
 	return r
+}
+
+// compareNote explains the table of runs: what "converged" means and of which methods, why a
+// method may correct with no training error or err after a clean epoch, and the seconds.
+func compareNote(runs []lab.Run, closed, iterative, variable []string) string {
+	var notes []string
+	if len(iterative) > 0 {
+		notes = append(notes, "Converged: the last epoch made no correction.")
+	}
+	if len(closed) > 0 {
+		verb := "is a closed form"
+		if len(closed) > 1 {
+			verb = "are closed forms"
+		}
+		notes = append(notes, fmt.Sprintf("%s %s, computed at once: no epochs, nothing to converge (-).", english.List(closed), verb))
+	}
+	if len(variable) > 0 {
+		notes = append(notes, fmt.Sprintf("%s corrects every sample within the margin b of its boundary, right or wrong: it may make corrections with no training error.", english.List(variable)))
+	}
+	for _, run := range runs {
+		m, _ := lab.ParseMethod(run.Method)
+		// The ideal machine answers the same every time: a clean epoch leaves no card wrong.
+		if m.Rule != "mark1" || m.Flaws == "none" || !run.Converged || run.TrainError == 0 {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s: its last epoch made no correction, yet %s of the training cards come out wrong when shown again: the analog machine answers each presentation afresh (its photocells' noise, their after-image of the card before, its pots' drift), so a card near the threshold can fall either way (the ideal mark1 answers the same every time).", run.Method, pct(run.TrainError)))
+	}
+	notes = append(notes, "The seconds are wall time on this computer: the one column that changes from run to run.")
+	return strings.Join(notes, " ")
 }
 
 // etaText writes eta(k) = Eta * f(k) as a formula: "1", "1/k", "0.5/sqrt(k)".
