@@ -108,6 +108,15 @@ race:
 arm64:
 	bash scripts/test-arm64.sh $(ARM64_TESTS) '-test.run=Golden|Determinism'
 
+## figures: run the commands behind README.md's "Measured figures" and write docs/figures/
+## (accuracy.json: seeded, the same on every run; state.json and speed.json: measured, dated);
+## FIGURES=accuracy (or state, speed) runs one part. Installs python3-sklearn. A test holds
+## README.md to these files (internal/tools/figures).
+FIGURES ?= accuracy,state,speed
+figures:
+	@bash scripts/need.sh python3-sklearn
+	$(GO) run ./internal/tools/figures -only $(FIGURES)
+
 ## bench: the hot-loop benchmarks with allocation counts, then mark1 bench.
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./retina/ ./patchboard/ ./potentiometer/ ./machine/
