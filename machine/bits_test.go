@@ -201,3 +201,31 @@ func BenchmarkWholeTraining(b *testing.B) {
 		})
 	}
 }
+
+// Idle refuses to take the clock past MaxClock: the state it would save could not be loaded.
+func TestIdleBoundedByMaxClock(t *testing.T) {
+	set := loadSet(t, "ef")
+	m, err := New(Default().Ideal(), set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m.Clock()+MaxIdle <= MaxClock {
+		if err := m.Idle(MaxIdle); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := m.Clock()
+	if err := m.Idle(MaxIdle); err == nil || !strings.Contains(err.Error(), "past the most a machine keeps") {
+		t.Fatalf("Idle past MaxClock: %v", err)
+	}
+	if m.Clock() != before {
+		t.Fatalf("a refused Idle moved the clock from %v to %v", before, m.Clock())
+	}
+	var buf bytes.Buffer
+	if err := m.WriteState(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadState(&buf, "m.state"); err != nil {
+		t.Fatalf("the state of a machine idled to the limit does not load: %v", err)
+	}
+}

@@ -137,6 +137,9 @@ func (m *Machine) Idle(seconds float64) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.clock+seconds > MaxClock {
+		return fmt.Errorf("machine: idle: %v s more would take the clock to %v s, past the most a machine keeps (%v s)", seconds, m.clock+seconds, float64(MaxClock))
+	}
 	m.syncRetina()
 	for _, a := range m.adv {
 		if a != nil {
