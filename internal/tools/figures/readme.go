@@ -154,7 +154,7 @@ func Quotes(acc *Accuracy, st *State, sp *Speed) ([]Quote, error) {
 
 	// The biggest machine's state.
 	if st != nil {
-		add(limitsSection, "The biggest machine (65,536 A-units, 64 analog R-units) saves a %d MB state", int(math.Round(float64(st.Bytes)/1e6)))
+		add(limitsSection, "The biggest machine (65,536 A-units, 64 analog R-units), trained one epoch on the letters, saves a %d MB state", int(math.Round(float64(st.Bytes)/1e6)))
 		add(limitsSection, "measured on %s, %s: train and save %s, %s peak; load and evaluate %s, %s peak",
 			st.Machine.Date, hostText(st.Machine), seconds(st.Train.Seconds), gib(st.Train.PeakRSSBytes), seconds(st.Eval.Seconds), gib(st.Eval.PeakRSSBytes))
 	}
