@@ -22,9 +22,10 @@ all: build
 build: museum-deps
 	$(GO) build ./...
 
-## demo: the museum's window when there is a display (mark1 and mark1-museum built into
-## ~/.cache/mark1/bin, the X and GL headers installed), else train on built-in letters in the
-## terminal (fits 80x24).
+## demo: mark1, hwbridge and (with a display) mark1-museum installed in ~/.local/bin (the X
+## and GL headers installed; the line for ~/.profile printed when it is not on $PATH), then the
+## museum's window when there is a display, else train on built-in letters in the terminal
+## (fits 80x24).
 demo:
 	@bash scripts/museum-demo.sh
 

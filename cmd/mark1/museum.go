@@ -45,12 +45,33 @@ func museumName() string {
 	return "mark1-museum"
 }
 
-// museumHint says how to build the window program.
-const museumHint = "build it with `go build -o DIR/mark1-museum ./cmd/mark1-museum` in mark1's source " +
-	"(it needs cgo and, on Debian, libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev), or `make build`"
+// museumHint says how to build the window program: make demo (scripts/museum-demo.sh) builds
+// and installs it where findMuseum looks, and a test holds the target named here to a recipe
+// that writes mark1-museum.
+const museumHint = "in mark1's source, `make demo` builds it (installing the X and GL headers it needs), puts mark1, " +
+	"mark1-museum and hwbridge in ~/.local/bin and opens the window; or build it by hand with " +
+	"`go build -o DIR/mark1-museum ./cmd/mark1-museum` (it needs cgo and, on Debian, " +
+	"libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev)"
+
+// museumDirs are the folders where make demo installs the window program, newest first:
+// ~/.local/bin, and ${XDG_CACHE_HOME:-~/.cache}/mark1/bin, where it did before. Each comes with
+// how the messages name it.
+func museumDirs() (dirs, names []string) {
+	home, err := os.UserHomeDir()
+	if err == nil && home != "" {
+		dirs, names = append(dirs, filepath.Join(home, ".local", "bin")), append(names, "in ~/.local/bin")
+	}
+	if c := os.Getenv("XDG_CACHE_HOME"); c != "" {
+		dirs, names = append(dirs, filepath.Join(c, "mark1", "bin")), append(names, "in $XDG_CACHE_HOME/mark1/bin")
+	} else if err == nil && home != "" {
+		dirs, names = append(dirs, filepath.Join(home, ".cache", "mark1", "bin")), append(names, "in ~/.cache/mark1/bin")
+	}
+	return dirs, names
+}
 
 // findMuseum returns the path of mark1-museum: $MARK1_MUSEUM if set, else the one next to
-// this program's executable, else the one on $PATH.
+// this program's executable, else the one make demo installed (museumDirs), else the one on
+// $PATH.
 func findMuseum() (string, error) {
 	if p := os.Getenv("MARK1_MUSEUM"); p != "" {
 		if st, err := os.Stat(p); err != nil || st.IsDir() {
@@ -59,21 +80,31 @@ func findMuseum() (string, error) {
 		return p, nil
 	}
 	var looked []string
+	isProgram := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && st.Mode().IsRegular() && (runtime.GOOS == "windows" || st.Mode()&0o111 != 0)
+	}
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
 		}
-		p := filepath.Join(filepath.Dir(exe), museumName())
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		if p := filepath.Join(filepath.Dir(exe), museumName()); isProgram(p) {
 			return p, nil
 		}
 		looked = append(looked, "next to "+exe)
+	}
+	dirs, names := museumDirs()
+	for i, d := range dirs {
+		if p := filepath.Join(d, museumName()); isProgram(p) {
+			return p, nil
+		}
+		looked = append(looked, names[i])
 	}
 	if p, err := exec.LookPath(museumName()); err == nil {
 		return p, nil
 	}
 	looked = append(looked, "on $PATH")
-	return "", fmt.Errorf("the window program %s was not found (looked %s): %s", museumName(), strings.Join(looked, " and "), museumHint)
+	return "", fmt.Errorf("the window program %s was not found (looked %s): %s", museumName(), strings.Join(looked, ", "), museumHint)
 }
 
 // hasDisplay reports whether a window can be opened: on Linux and the BSDs an X or Wayland

@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -42,10 +44,13 @@ func TestMuseumNotFound(t *testing.T) {
 	t.Setenv("DISPLAY", ":0")
 	t.Setenv("MARK1_MUSEUM", "")
 	t.Setenv("PATH", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", "")
 	code, _, errs := mark1(t, "museum")
 	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "mark1-museum was not found") ||
-		!strings.Contains(errs, "go build -o DIR/mark1-museum ./cmd/mark1-museum") {
-		t.Errorf("exit %d, stderr %q: want one line saying how to build mark1-museum", code, errs)
+		!strings.Contains(errs, "go build -o DIR/mark1-museum ./cmd/mark1-museum") || !strings.Contains(errs, "`make demo` builds it") ||
+		strings.Contains(errs, "make build") || !strings.Contains(errs, "in ~/.local/bin, in ~/.cache/mark1/bin, on $PATH") {
+		t.Errorf("exit %d, stderr %q: want one line saying where it looked and how to build mark1-museum", code, errs)
 	}
 	if _, ok := museumNoArgs(io.Discard); ok {
 		t.Errorf("mark1 with no arguments would open a museum that is not there")
@@ -408,5 +413,113 @@ func TestMuseumHelp(t *testing.T) {
 				t.Errorf("mark1 %s does not list %s:\n%s", strings.Join(args, " "), f, out)
 			}
 		}
+	}
+}
+
+// The make target the hint names builds mark1-museum: its recipe, or a script it runs, has a go
+// build that writes it (make build, which the hint named before, writes no program).
+func TestMuseumHintBuildsTheWindow(t *testing.T) {
+	targets := regexp.MustCompile("`make ([a-z-]+)`").FindAllStringSubmatch(museumHint, -1)
+	if len(targets) == 0 {
+		t.Fatalf("the hint %q names no make target", museumHint)
+	}
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writes := regexp.MustCompile(`build[^\n]*-o[^\n]*mark1-museum|put mark1-museum `)
+	for _, m := range targets {
+		rule := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(m[1]) + `:.*\n((?:\t.*\n)+)`).FindSubmatch(mk)
+		if rule == nil {
+			t.Errorf("the Makefile has no target %q", m[1])
+			continue
+		}
+		text := string(rule[1])
+		for _, sc := range regexp.MustCompile(`scripts/[a-z0-9-]+\.sh`).FindAllString(text, -1) {
+			b, err := os.ReadFile("../../" + sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text += string(b)
+		}
+		if !writes.MatchString(text) {
+			t.Errorf("make %s, which the hint names, does not build mark1-museum:\n%s", m[1], rule[1])
+		}
+	}
+}
+
+// mark1 museum finds the window program where make demo installs it (~/.local/bin) and where it
+// did before (~/.cache/mark1/bin), when it is neither next to mark1 nor on $PATH.
+func TestMuseumFoundWhereDemoInstalls(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no shell scripts")
+	}
+	for _, dir := range []string{".local/bin", ".cache/mark1/bin"} {
+		home := t.TempDir()
+		d := filepath.Join(home, dir)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "mark1-museum"), []byte("#!/bin/sh\necho \"window from $0\"\nexit 7\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := mark1Process(t, home, "museum")
+		cmd.Env = append(cmd.Env, "HOME="+home, "XDG_CACHE_HOME=", "MARK1_MUSEUM=", "PATH="+t.TempDir(), "DISPLAY=:5")
+		out, err := cmd.Output()
+		if ee, ok := err.(interface{ ExitCode() int }); !ok || ee.ExitCode() != 7 || !strings.Contains(string(out), filepath.Join(d, "mark1-museum")) {
+			t.Errorf("mark1-museum in ~/%s: %v, output %q: want it run", dir, err, out)
+		}
+	}
+}
+
+// make demo (scripts/museum-demo.sh) installs mark1 and hwbridge in ~/.local/bin, says so, and
+// says the line to add to ~/.profile when that folder is not on $PATH (and only then).
+func TestDemoInstalls(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "windows" {
+		t.Skip("builds mark1 and hwbridge")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on $PATH")
+	}
+	envOut, err := exec.Command(goBin, "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := strings.Split(strings.TrimSpace(string(envOut)), "\n")
+	if len(goEnv) != 4 {
+		t.Fatalf("go env: %q", envOut)
+	}
+	home := t.TempDir()
+	bin := filepath.Join(home, ".local", "bin")
+	run := func(path string) string {
+		t.Helper()
+		cmd := exec.Command("bash", "../../scripts/museum-demo.sh", "--install-only")
+		// The user's Go caches and settings, another home, no display.
+		cmd.Env = append(os.Environ(), "HOME="+home, "GO="+goBin, "GOCACHE="+goEnv[0], "GOMODCACHE="+goEnv[1], "GOPATH="+goEnv[2],
+			"GOENV="+goEnv[3], "DISPLAY=", "WAYLAND_DISPLAY=", "PATH="+path)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("museum-demo.sh --install-only: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	out := run("/usr/bin:/bin")
+	for _, name := range []string{"mark1", "hwbridge"} {
+		if st, err := os.Stat(filepath.Join(bin, name)); err != nil || st.Mode()&0o111 == 0 {
+			t.Errorf("%s is not installed in ~/.local/bin (%v)", name, err)
+		}
+	}
+	if b, err := exec.Command(filepath.Join(bin, "mark1"), "help").Output(); err != nil || !strings.Contains(string(b), "usage: mark1 COMMAND") {
+		t.Errorf("the installed mark1 help: %v %q", err, b)
+	}
+	for _, want := range []string{"installed mark1 and hwbridge in ~/.local/bin", "add this line to ~/.profile",
+		"\n    export PATH=\"$HOME/.local/bin:$PATH\"\n", "mark1-museum not installed: no display"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make demo without ~/.local/bin on $PATH said %q, which lacks %q", out, want)
+		}
+	}
+	if out := run(bin + ":/usr/bin:/bin"); strings.Contains(out, "~/.profile") || !strings.Contains(out, "installed mark1 and hwbridge in ~/.local/bin") {
+		t.Errorf("make demo with ~/.local/bin on $PATH said %q", out)
 	}
 }
