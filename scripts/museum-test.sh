@@ -6,8 +6,9 @@
 #    that mark1 does not depend on ebiten;
 #  - vets the window's tagged test files;
 #  - runs the window's tests (-tags museumwindow: package museum and the real mark1-museum
-#    binary: screenshots checked for what they show, resume, SIGTERM, no display, frame rate
-#    while training at full speed) under xvfb-run;
+#    binary: screenshots checked for what they show, resume, --experiment on a resumed museum,
+#    SIGTERM, no display, -h with and without one, frame rate while training at full speed, no
+#    XGB lines under a bare Xvfb of the test's own) under xvfb-run;
 #  - builds the browser version and loads it in headless Chromium (cmd/mark1 TestBrowser);
 #  - runs the soak test for MARK1_SOAK (default 30s).
 # Without the tag, "go test ./..." has no window tests and never links ebiten's GLFW.
