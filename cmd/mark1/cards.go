@@ -171,7 +171,7 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	}
 	classes := slices.Clone(set.Classes)
 	slices.Sort(classes)
-	fmt.Fprintf(stdout, "wrote %d cards of %s into %s: %d class folders (%s); --data %s reads them back\n", len(set.Cards), set.Name, *out, len(classes), briefClasses(classes), *out)
+	fmt.Fprintf(stdout, "wrote %s of %s into %s: %s (%s); --data %s reads them back\n", english.Count(len(set.Cards), "card"), set.Name, *out, english.Count(len(classes), "class folder"), briefClasses(classes), *out)
 	return nil
 }
 

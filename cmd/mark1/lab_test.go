@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -380,6 +381,52 @@ func TestLabTextWidth(t *testing.T) {
 		for i, line := range strings.Split(out, "\n") {
 			if n := len([]rune(line)); n > 100 {
 				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+			}
+		}
+	}
+}
+
+// TestLabWording: counts of one are singular, one machine is not summed up as medians over
+// machines, a list is written as words, not as Go prints a slice, and a table has no column
+// that only a run with test cards fills.
+func TestLabWording(t *testing.T) {
+	tests := []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"lab", "flaws", "--data", "builtin:ef", "--test", "none", "--epochs", "1", "--seeds", "1"},
+			[]string{"1 R-unit,", "1 (seed 1: wiring", "alpha rule, 1 epoch each", "One machine per condition: its own figures, no medians or ranges", "\nErrors after training\n"},
+			[]string{"test error", "figures are medians", "(median"}},
+		{[]string{"lab", "flaws", "--data", "builtin:ef", "--test", "gen:ef,n=20,seed=2", "--epochs", "2", "--seeds", "2"},
+			[]string{"2 (seeds 1-2: wiring", "figures are medians", "Medians over the 2 machines, ranges in brackets", "(median of the machines)", "test error"}, nil},
+		{[]string{"lab", "forget", "--data", "builtin:ef", "--hours", "100,10000", "--epochs", "1"},
+			[]string{"100 and 10,000 machine-hours", "or 1 epoch\n"}, nil},
+		{[]string{"lab", "aunits", "--data", "gen:squares-circles,n=40", "--test", "none", "--counts", "512", "--epochs", "1", "--seeds", "1"},
+			[]string{"1 (seed 1)", "alpha rule, 1 epoch\n", "One wiring per condition"}, []string{"median of the wirings"}},
+		{[]string{"lab", "outliers", "--draws", "1"}, []string{"1 (seed 1); the figures show it"}, nil},
+		{[]string{"lab", "novikoff", "--problems", "1", "--no-cards"}, []string{"(seed 1)"}, nil},
+		{[]string{"lab", "compare", "--data", "problem:separable,d=1", "--methods", "perceptron", "--epochs", "1"}, []string{"100 samples, 1 feature, 2 classes"}, nil},
+		{[]string{"lab", "fields", "--data", "builtin:ef", "--epochs", "1"}, []string{"1 R-unit,", "or 1 epoch: 1 epoch,"}, nil},
+		{[]string{"experiment", "ef", "--quick", "--seeds", "1"}, []string{"1 (seed 1)"}, []string{"the median machine", "Medians over"}},
+		{[]string{"experiment", "leftright", "--quick", "--seeds", "1"}, []string{"1 (seed 1)"}, []string{"(median)", "Medians over"}},
+	}
+	bad := regexp.MustCompile(`\b1 (R-units|A-units|epochs|mistakes|corrections|cards|classes|samples|features|machines|seeds|wirings|trials)\b|\bseeds (\d+)-(\d+)\b|\[\d+( \d+)*\]`)
+	for _, tt := range tests {
+		out := mustRun(t, tt.args...)
+		cmd := strings.Join(tt.args, " ")
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(out, w) {
+				t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
+			}
+		}
+		for _, m := range bad.FindAllStringSubmatch(out, -1) {
+			if m[2] == "" || m[2] == m[3] { // seeds 1-5 is right, seeds 1-1 is not
+				t.Errorf("mark1 %s: %q", cmd, m[0])
 			}
 		}
 	}

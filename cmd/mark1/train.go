@@ -137,7 +137,7 @@ func describe(m *machine.Machine) string {
 	if coding != m.Coding() {
 		coding += " -> " + m.Coding()
 	}
-	s := fmt.Sprintf("%d A-units, %d R-units (%s coding", m.AUnits(), m.RUnits(), coding)
+	s := fmt.Sprintf("%s, %s (%s coding", english.Count(m.AUnits(), "A-unit"), english.Count(m.RUnits(), "R-unit"), coding)
 	if u := m.Unused(); len(u) > 0 {
 		s += fmt.Sprintf(", %s unused", unitList(u))
 	}
@@ -252,7 +252,7 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 		if *resume != "" {
 			verb = "continuing " + *resume + " on"
 		}
-		fmt.Fprintf(stdout, "%s %s: %d cards, %d classes\n", verb, *data, deck.Len(), len(set.Classes))
+		fmt.Fprintf(stdout, "%s %s: %s, %s\n", verb, *data, english.Count(deck.Len(), "card"), english.Count(len(set.Classes), "class"))
 		fmt.Fprintf(stdout, "  polarity %s: %s; order %s\n", m.Config().Retina.Polarity, rep.Figures, m.Config().Order)
 		fmt.Fprintf(stdout, "  %s\n", describe(m))
 	}

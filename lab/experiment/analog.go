@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
@@ -43,9 +44,9 @@ func (c *CardsConfig) defaults() {
 }
 
 func (c *CardsConfig) conditions(r *report.Report) {
-	r.Condition("training cards", fmt.Sprintf("%s: %d cards, %d classes", c.Train.Name, len(c.Train.Cards), len(c.Train.Classes)))
+	r.Condition("training cards", fmt.Sprintf("%s: %s, %s", c.Train.Name, english.Count(len(c.Train.Cards), "card"), english.Count(len(c.Train.Classes), "class")))
 	if c.Test != nil {
-		r.Condition("test cards", fmt.Sprintf("%s: %d cards", c.Test.Name, len(c.Test.Cards)))
+		r.Condition("test cards", fmt.Sprintf("%s: %s", c.Test.Name, english.Count(len(c.Test.Cards), "card")))
 	}
 }
 
@@ -93,8 +94,8 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	c.conditions(r)
 	cfg, _ := lab.MachineConfig(c.Machine, len(c.Train.Classes), "all")
 	r.Condition("machine", describeMachine(cfg))
-	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d: wiring, spreads, noise, order); figures are medians", c.Seeds, c.Machine.Seed, c.Machine.Seed+uint64(c.Seeds)-1))
-	r.Condition("training", fmt.Sprintf("alpha rule, %d epochs each (an epoch is %d presentations)", c.Epochs, len(c.Train.Cards)))
+	r.Condition("machines per condition", perCondition(c.Seeds, c.Machine.Seed, ": wiring, spreads, noise, order"))
+	r.Condition("training", fmt.Sprintf("alpha rule, %s each (an epoch is %s)", english.Count(c.Epochs, "epoch"), english.Count(len(c.Train.Cards), "presentation")))
 	hasTest := c.Test != nil
 	finalOf := func(run lab.Run) float64 {
 		if run.TestError != nil {
@@ -102,11 +103,12 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		}
 		return run.TrainError
 	}
-	table := &report.Table{Name: "flaws", Title: "Errors after training (median of the machines)", Columns: []string{"machine", "training error", "test error", "corrections", "test error minus ideal (points)", "note"}}
-	bars := &plot.Figure{Name: "test-error", Title: "Error on the test cards after training (median)", YLabel: "test error",
+	table := &report.Table{Name: "flaws", Title: "Errors after training" + medianOf(c.Seeds, " (median of the machines)"), Columns: []string{"machine", "training error", "test error", "corrections", "test error minus ideal (points)", "note"}}
+	bars := &plot.Figure{Name: "test-error", Title: "Error on the test cards after training" + medianOf(c.Seeds, " (median)"), YLabel: "test error",
 		Caption: "the ideal machine, each flaw alone, and every flaw on"}
 	if !hasTest {
-		bars.Title, bars.YLabel = "Error on the training cards after training (median)", "training error"
+		bars.Title, bars.YLabel = "Error on the training cards after training"+medianOf(c.Seeds, " (median)"), "training error"
+		table.Columns = []string{"machine", "training error", "corrections", "note"} // no test cards, no test columns
 	}
 	type delta struct {
 		i int
@@ -138,13 +140,18 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 				note, noEffect = "no effect here", true
 			}
 		}
-		table.AddRow(label, spread(collect(runs, func(r lab.Run) float64 { return r.TrainError })), te, count(collect(runs, func(r lab.Run) float64 { return float64(r.Corrections) })), diff, note)
+		train, corrections := spread(collect(runs, func(r lab.Run) float64 { return r.TrainError })), count(collect(runs, func(r lab.Run) float64 { return float64(r.Corrections) }))
+		if hasTest {
+			table.AddRow(label, train, te, corrections, diff, note)
+		} else {
+			table.AddRow(label, train, corrections, note)
+		}
 		bars.Bars = append(bars.Bars, plot.Bar{Label: label, Value: final})
 		if i > 0 && i < len(methods)-1 {
 			deltas = append(deltas, delta{i, final - idealFinal})
 		}
 	}
-	table.Note = "Medians over the machines, ranges in brackets. Each machine's errors are of a copy evaluated after the last epoch (an analog machine's answers carry noise, so the same machine evaluated twice may differ by a card or two). Differences of a point or two are within what the seeds alone change."
+	table.Note = mediansNote(c.Seeds, "machine") + " Each machine's errors are of a copy evaluated after the last epoch (an analog machine's answers carry noise, so the same machine evaluated twice may differ by a card or two). Differences of a point or two are within what the seeds alone change."
 	if noEffect {
 		table.Note += " \"No effect here\": the same corrections and errors as the ideal machine, epoch by epoch."
 	}
@@ -163,9 +170,9 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	for _, d := range deltas[:min(4, len(deltas))] {
 		show = append(show, d.i)
 	}
-	curves := &plot.Figure{Name: "learning-curves", Title: "Training error after each epoch (median)", XLabel: "epoch", YLabel: "training error",
+	curves := &plot.Figure{Name: "learning-curves", Title: "Training error after each epoch" + medianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "training error",
 		Caption: "the ideal machine, every flaw on, and the four single flaws that change the final error most"}
-	testCurves := &plot.Figure{Name: "test-curves", Title: "Test error after each epoch (median)", XLabel: "epoch", YLabel: "test error", Caption: curves.Caption}
+	testCurves := &plot.Figure{Name: "test-curves", Title: "Test error after each epoch" + medianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "test error", Caption: curves.Caption}
 	for k, i := range show {
 		runs := make([]lab.Run, c.Seeds)
 		for s := range bySeed {
@@ -315,8 +322,12 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	r.Summary = "The motor-driven potentiometers hold their settings with the power off, but switched on they creep: the emulator's wipers and tracks drift with machine time. Each machine is trained, then copies of it stand idle for so many machine-hours (no cards shown) before they are tested."
 	c.conditions(r)
 	r.Condition("machines", "the Mark I with every flaw on, with only the wiper's drift, with only the track's drift, and ideal (no drift)")
-	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %d epochs", c.Epochs))
-	r.Condition("idle", fmt.Sprintf("%v machine-hours (a presentation is 3 s; 10,000 hours is over a year)", c.Hours))
+	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %s", english.Count(c.Epochs, "epoch")))
+	var hours []string
+	for _, h := range c.Hours {
+		hours = append(hours, hoursText(h))
+	}
+	r.Condition("idle", fmt.Sprintf("%s machine-hours (a presentation is 3 s; 10,000 hours is over a year)", english.List(hours)))
 	table := &report.Table{Name: "forget", Title: "Errors and pot drift after idling", Columns: []string{"machine", "hours idle", "training error", "test error", "pot drift (RMS, increments)"}}
 	errFig := &plot.Figure{Name: "forgetting", Title: "Error after idling", XLabel: "machine-hours idle", YLabel: "error", LogX: true,
 		Caption: "the error of each machine after standing idle (log axis); each machine was trained on its own, and its error before idling is in the table (0 hours)"}
@@ -349,6 +360,14 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	r.Data = rows
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// hoursText writes a number of hours for people: "10,000", "0.5".
+func hoursText(h float64) string {
+	if h == math.Trunc(h) && math.Abs(h) < 1e15 {
+		return thousands(int(h))
+	}
+	return strconv.FormatFloat(h, 'g', -1, 64)
 }
 
 func errorRate(r machine.Result) float64 {

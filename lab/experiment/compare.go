@@ -18,16 +18,16 @@ import (
 func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report {
 	r := &report.Report{Name: "compare", Title: "Methods compared on " + p.Name}
 	r.Summary = "Each method learns the same training samples; the learners work on the features (the ideal machine's A-unit states for cards), the mark1 methods train the Mark I itself on the cards. Errors are fractions of the samples misclassified; a correction is one update of one discriminant (one R-unit)."
-	r.Condition("training", fmt.Sprintf("%s: %d samples, %d features, %d classes", p.Name, p.Train.Len(), p.Train.Dim(), p.Train.K()))
+	r.Condition("training", fmt.Sprintf("%s: %s, %s, %s", p.Name, english.Count(p.Train.Len(), "sample"), english.Count(p.Train.Dim(), "feature"), english.Count(p.Train.K(), "class")))
 	if p.Test != nil {
 		name := "test samples"
 		if p.TestCards != nil {
 			name = p.TestCards.Name
 		}
-		r.Condition("test", fmt.Sprintf("%s: %d samples", name, p.Test.Len()))
+		r.Condition("test", fmt.Sprintf("%s: %s", name, english.Count(p.Test.Len(), "sample")))
 	}
 	if p.Config != nil {
-		r.Condition("machine", fmt.Sprintf("%s wiring, %d A-units, seed %d", p.Config.Wiring, p.Train.Dim(), p.Config.Seed))
+		r.Condition("machine", fmt.Sprintf("%s wiring, %s, seed %d", p.Config.Wiring, english.Count(p.Train.Dim(), "A-unit"), p.Config.Seed))
 	}
 	// What each run is: its rule, and whether it is a closed form or the analog machine.
 	var closed, iterative, variable []string

@@ -24,6 +24,7 @@ import (
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/images/gen"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -206,13 +207,45 @@ func spread(v []float64) string {
 	return fmt.Sprintf("%s (%s-%s)", pct(median(v)), strings.TrimSuffix(pct(slices.Min(v)), "%"), pct(slices.Max(v)))
 }
 
+// mediansNote begins a table's note: how its figures sum up the n machines (wirings, ...) of
+// each condition, what naming one of them.
+func mediansNote(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("One %s per condition: its own figures, no medians or ranges (--seeds 3 or more gives them).", what)
+	}
+	return fmt.Sprintf("Medians over the %s, ranges in brackets.", english.Count(n, what))
+}
+
+// medianOf returns s, the words that say a figure is a median, when there are n > 1 machines to
+// take it over, and "" for one.
+func medianOf(n int, s string) string {
+	if n == 1 {
+		return ""
+	}
+	return s
+}
+
+// perCondition says how many machines each condition has and their seeds, with what the seed
+// draws: "3 (seeds 1-3: wiring, noise); figures are medians", "1 (seed 1: wiring, noise)".
+func perCondition(n int, first uint64, draws string) string {
+	s := fmt.Sprintf("%d (%s", n, english.Span("seed", first, n))
+	if draws != "" {
+		s += draws
+	}
+	s += ")"
+	if n > 1 {
+		s += "; figures are medians"
+	}
+	return s
+}
+
 // describeMachine says what a machine configuration is, for the conditions.
 func describeMachine(c machine.Config) string {
 	flaws := "every analog flaw on"
 	if c.IsIdeal() {
 		flaws = "ideal (no analog flaw)"
 	}
-	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %d R-units, %s rule, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, c.RUnits, c.Rule, flaws)
+	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %s, %s rule, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, english.Count(c.RUnits, "R-unit"), c.Rule, flaws)
 }
 
 // timed runs f and records its wall time in the report.

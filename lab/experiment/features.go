@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
@@ -77,10 +78,14 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 	r.Summary = "A perceptron on the pixels draws one hyperplane in the space of the 400 cells: it can only weigh cells, one by one. Random A-units are threshold units on small random sets of cells; they map the cards into a space of many more features where a hyperplane can cut what it could not cut in the pixels (Cover's theorem: n samples in general position in d dimensions are separable by a hyperplane with certainty when n <= d+1). The ideal Mark I (its alpha rule is the perceptron) is trained on each."
 	c.conditions(r)
 	r.Condition("machine", fmt.Sprintf("ideal; the pixels through the identity wiring, or random (x, y, theta) = (%d, %d, %d) A-units", c.Machine.MarkI.Exc, c.Machine.MarkI.Inh, c.Machine.MarkI.Theta))
-	r.Condition("training", fmt.Sprintf("alpha rule, %d epochs", c.Epochs))
-	r.Condition("wirings per feature set", fmt.Sprintf("%d (seeds %d-%d; the identity wiring is the same every time, only the order of cards changes)", c.Seeds, c.Machine.Seed, c.Machine.Seed+uint64(c.Seeds)-1))
-	table := &report.Table{Name: "aunits", Title: "Errors after training (median of the wirings)", Columns: []string{"features", "training error", "test error", "converged", "corrections"}}
-	fig := &plot.Figure{Name: "learning-curves", Title: "Training (solid) and test (dashed) error, median of the wirings", XLabel: "epoch", YLabel: "error"}
+	r.Condition("training", fmt.Sprintf("alpha rule, %s", english.Count(c.Epochs, "epoch")))
+	wirings := fmt.Sprintf("%d (%s", c.Seeds, english.Span("seed", c.Machine.Seed, c.Seeds))
+	if c.Seeds > 1 {
+		wirings += "; the identity wiring is the same every time, only the order of cards changes"
+	}
+	r.Condition("wirings per feature set", wirings+")")
+	table := &report.Table{Name: "aunits", Title: "Errors after training" + medianOf(c.Seeds, " (median of the wirings)"), Columns: []string{"features", "training error", "test error", "converged", "corrections"}}
+	fig := &plot.Figure{Name: "learning-curves", Title: "Training (solid) and test (dashed) error" + medianOf(c.Seeds, ", median of the wirings"), XLabel: "epoch", YLabel: "error"}
 	for fi, f := range feats {
 		rs := runs[fi*c.Seeds : (fi+1)*c.Seeds]
 		tr := collect(rs, func(a aunitsRun) float64 { return a.Run.TrainError })
@@ -104,7 +109,7 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 			fig.Series = append(fig.Series, medianRunCurve(f.name+", test", lr, true, fi+1))
 		}
 	}
-	table.Note = "Medians over the wirings, ranges in brackets. \"Converged\": an epoch without a correction, the training cards separated."
+	table.Note = mediansNote(c.Seeds, "wiring") + " \"Converged\": an epoch without a correction, the training cards separated."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	r.Data = runs
@@ -158,8 +163,8 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	r := &report.Report{Name: "fields", Title: "What each R-unit has learned"}
 	r.Summary = "An R-unit's weights are over the A-units, not the cells. Carried back through the plug-board, each cell gets the weights of the A-units it feeds, with the sign of its plug: red cells, when lit, push the R-unit on; blue ones push it off. With the identity wiring this is the weight of each pixel."
 	c.conditions(r)
-	r.Condition("machine", fmt.Sprintf("ideal, %s wiring, %d A-units, seed %d; %d R-units, %s coding", c.Machine.Wiring, m.AUnits(), c.Machine.Seed, m.RUnits(), m.Coding()))
-	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %d epochs: %d epochs, training error %s", c.Epochs, run.Epochs, pct(run.TrainError)))
+	r.Condition("machine", fmt.Sprintf("ideal, %s wiring, %s, seed %d; %s, %s coding", c.Machine.Wiring, english.Count(m.AUnits(), "A-unit"), c.Machine.Seed, english.Count(m.RUnits(), "R-unit"), m.Coding()))
+	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %s: %s, training error %s", english.Count(c.Epochs, "epoch"), english.Count(run.Epochs, "epoch"), pct(run.TrainError)))
 	fields := &plot.Figure{Name: "receptive-fields", Title: "Receptive fields of the R-units (red: lit pushes on; blue: lit pushes off)"}
 	table := &report.Table{Name: "fields", Title: "The R-units", Columns: []string{"R-unit", "on for", "off for", "bias", "largest cell", "smallest cell"}}
 	codes := m.Codes()

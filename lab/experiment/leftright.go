@@ -85,11 +85,11 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Summary = "A square on the left or the right half of a card. The emulator shows a Mark I one new card at a time (a trial), correcting it when it errs, and after every trial tests a copy of it on 100 other cards."
 	r.Condition("machine", describeMachine(machine.Default())+"; and the same machine ideal, as the 1958 simulation on a digital computer was")
 	r.Condition("cards", fmt.Sprintf("gen:leftright: a solid square, side 13 to 21 px, anywhere in its half; %d training cards, each shown once, and %d test cards (seed SEED+1000)", trials, nTest))
-	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d)", seeds, s.seed(), s.seed()+uint64(seeds)-1))
+	r.Condition("machines per condition", perCondition(seeds, s.seed(), ""))
 	table := &report.Table{Name: "leftright", Title: "Test cards right (of 100) after so many training trials",
 		Columns: []string{"machine", "after 10", "after 30", "after 40", "after 50", "after 100", "first trial with >= 97 right", "last training mistake at trial"}}
-	fig := &plot.Figure{Name: "trials", Title: "Left or right: test cards right after each trial (median)", XLabel: "training trials", YLabel: "right of 100 test cards", YMin: 40, YMax: 101,
-		Caption: "median over the machines; the dashed line is the record's 97 of 100"}
+	fig := &plot.Figure{Name: "trials", Title: "Left or right: test cards right after each trial" + medianOf(seeds, " (median)"), XLabel: "training trials", YLabel: "right of 100 test cards", YMin: 40, YMax: 101,
+		Caption: medianOf(seeds, "median over the machines; ") + "the dashed line is the record's 97 of 100"}
 	var at30, at40, reach, learned [2][]float64
 	for ci, ideal := range conds {
 		rs := runs[ci*seeds : (ci+1)*seeds]
@@ -121,7 +121,7 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 		fig.Series = append(fig.Series, s)
 	}
 	fig.Series = append(fig.Series, plot.Series{Name: "97 of 100", X: []float64{1, trials}, Y: []float64{97, 97}, Reference: true})
-	table.Note = "Medians over the machines, ranges in brackets. The analog machine is tested (on a copy) after every trial up to 20, then after every 5th."
+	table.Note = mediansNote(seeds, "machine") + " The analog machine is tested (on a copy) after every trial up to 20, then after every 5th."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	m30, m40 := median(at30[0]), median(at40[0])
@@ -142,7 +142,7 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 	case ml > 60:
 		when = "later than"
 	}
-	gap += fmt.Sprintf(" Its last training mistake comes at trial %s (median), %s the record's \"about 50\"; the record gives neither the simulated machine's size nor how the squares varied, so the emulator's squares (13 to 21 px, anywhere in their half) stand in for cards it does not describe. The analog machine does about as well (%s right after 40 trials).", count(learned[0]), when, count(at40[1]))
+	gap += fmt.Sprintf(" Its last training mistake comes at trial %s%s, %s the record's \"about 50\"; the record gives neither the simulated machine's size nor how the squares varied, so the emulator's squares (13 to 21 px, anywhere in their half) stand in for cards it does not describe. The analog machine does about as well (%s right after 40 trials).", count(learned[0]), medianOf(seeds, " (median)"), when, count(at40[1]))
 	r.Findings = append(r.Findings, report.Finding{
 		What: "left or right", Record: "learned after about 50 trials; 97 of 100 right after 30 to 40 training squares", Source: "Cornell Chronicle; New York Times, 13 July 1958",
 		Measured: fmt.Sprintf("ideal: %s of 100 right after 30 trials, %s after 40; last training mistake at trial %s", count(at30[0]), count(at40[0]), count(learned[0])),

@@ -118,7 +118,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	r := &report.Report{Name: "letters", Title: "Letters of one typeface, then a second typeface added"}
 	r.Summary = "The Mark I learned the 26 capital letters of one typeface, then a harder problem with letters of a second typeface added. The emulator trains the Mark I as built (8 R-units coding 26 letters in binary, every analog flaw on) on the built-in letter cards and counts the exposures per letter it needs."
 	r.Condition("machine", describeMachine(cfg)+"; coding binary (5 of the 8 R-units)")
-	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d: wiring, spreads, noise, order); figures are medians", seeds, s.seed(), s.seed()+uint64(seeds)-1))
+	r.Condition("machines per condition", perCondition(seeds, s.seed(), ": wiring, spreads, noise, order"))
 	r.Condition("training", "error correction (alpha rule), cards shuffled each epoch, until an epoch without a mistake (at most "+fmt.Sprint(long)+" or "+fmt.Sprint(short)+" epochs)")
 	r.Condition("exposure", "one presentation of one card (3 s of machine time)")
 	if s.Quick {
@@ -176,7 +176,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	fig.Series = append(fig.Series,
 		plot.Series{Name: "40 exposures; 85%", X: []float64{40, 40}, Y: []float64{0, 1}, Reference: true},
 		plot.Series{X: []float64{1, float64(short * 16)}, Y: []float64{0.85, 0.85}, Reference: true})
-	table.Note = "Medians over the machines, ranges in brackets; \"never\" when no machine got there within the epochs allowed. An errorless epoch is one in which every card was answered right while training; the accuracies are of a copy of the machine evaluated on the training cards after the epoch (after every epoch up to 20, then every 5th up to 100 and every 20th: \"to 85%\" is the first evaluated epoch)."
+	table.Note = mediansNote(seeds, "machine") + " \"Never\" when no machine got there within the epochs allowed. An errorless epoch is one in which every card was answered right while training; the accuracies are of a copy of the machine evaluated on the training cards after the epoch (after every epoch up to 20, then every 5th up to 100 and every 20th: \"to 85%\" is the first evaluated epoch)."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	for _, c := range cases {
@@ -193,7 +193,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 		What:     "26 letters of one typeface",
 		Record:   "errorless after 40 exposures per letter",
 		Source:   "ONR Digital Computer Newsletter, July 1960, p. 2",
-		Measured: fmt.Sprintf("errorless after %s exposures per letter with one card per letter, %s with 8 cards per letter (median of %d machines)", count(a1.errorless), count(a2.errorless), seeds),
+		Measured: fmt.Sprintf("errorless after %s exposures per letter with one card per letter, %s with 8 cards per letter%s", count(a1.errorless), count(a2.errorless), medianOf(seeds, fmt.Sprintf(" (median of %d machines)", seeds))),
 		Value:    e1,
 		Gap:      gapA,
 	})

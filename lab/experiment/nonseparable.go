@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -105,7 +106,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 	}
 	r := &report.Report{Name: "nonseparable", Title: "When no hyperplane separates: the perceptron cycles, the pocket keeps its best"}
 	r.Summary = "The convergence theorem needs a separating hyperplane. Without one the fixed-increment perceptron never stops: every epoch makes corrections, and its weights wander, so that its training error rises and falls. Gallant's pocket algorithm runs the same perceptron (the same corrections, in the same order) but keeps the weights that have misclassified fewest training samples so far. Least squares is shown for reference. Connectedness is Minsky and Papert's example of a predicate no perceptron of bounded order computes: here whether the figure is connected is the exclusive or of two switches at opposite ends of the card."
-	r.Condition("learners", fmt.Sprintf("fixed-increment perceptron and pocket (with ratchet), shuffled, %d epochs each; least squares by the pseudo-inverse", c.Epochs))
+	r.Condition("learners", fmt.Sprintf("fixed-increment perceptron and pocket (with ratchet), shuffled, %s each; least squares by the pseudo-inverse", english.Count(c.Epochs, "epoch")))
 	for _, cs := range cases {
 		r.Condition(cs.name, cs.what)
 	}
@@ -135,7 +136,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
 		if withCorr < len(run.Corrections) {
-			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %d epochs.", cs.name, cs.train.Len(), cs.train.Dim(), withCorr)
+			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %s.", cs.name, cs.train.Len(), cs.train.Dim(), english.Count(withCorr, "epoch"))
 		}
 		if cs.test != nil {
 			te := run.TestP[len(run.TestP)-1]

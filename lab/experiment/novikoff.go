@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -95,7 +96,7 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 	}
 	r := &report.Report{Name: "novikoff", Title: "The perceptron convergence theorem at work"}
 	r.Summary = "On samples that a hyperplane separates with margin gamma (the least distance of an augmented sample (x, 1) from it), the fixed-increment perceptron started from zero weights makes at most R^2/gamma^2 corrections, R the length of the longest augmented sample (Novikoff 1962). The bound needs a separating solution: the one used here is the largest-margin one found by coordinate ascent on the hard-margin dual (any separating solution gives a valid bound; the best gives the tightest)."
-	r.Condition("random problems", fmt.Sprintf("%d, each %d samples uniform in [-1,1]^%d labelled by a random hyperplane, samples nearer it than %g dropped (seeds %d-%d)", c.Problems, c.Points, c.Dim, c.Margin, c.Seed, c.Seed+uint64(c.Problems)-1))
+	r.Condition("random problems", fmt.Sprintf("%d, each %d samples uniform in [-1,1]^%d labelled by a random hyperplane, samples nearer it than %g dropped (%s)", c.Problems, c.Points, c.Dim, c.Margin, english.Span("seed", c.Seed, c.Problems)))
 	r.Condition("perceptron", "fixed increment 1, from zero weights, samples shuffled each epoch, until an epoch without a correction")
 	if c.Cards {
 		mc, _ := lab.MachineConfig(c.Machine, 2, "none")
@@ -139,7 +140,7 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 		r.Tables = append(r.Tables, cards)
 		for _, row := range rows[c.Problems:] {
 			if row.Gamma > 0 {
-				r.Notes = append(r.Notes, fmt.Sprintf("%s: %d corrections, bound %.0f (%.2f%% of it).", row.Name, row.Corrections, row.Bound, float64(100*float64(row.Corrections)/row.Bound)))
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: %s, bound %.0f (%.2f%% of it).", row.Name, english.Count(row.Corrections, "correction"), row.Bound, float64(100*float64(row.Corrections)/row.Bound)))
 			}
 		}
 	}

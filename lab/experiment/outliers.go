@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -114,7 +115,11 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 	r := &report.Report{Name: "outliers", Title: "Least squares and outliers"}
 	r.Summary = "Two clusters a line separates, then the same clusters with a group of extra samples of one class placed far behind it, where any sensible boundary already puts them. The errors are counted on the ordinary samples, the same in both cases."
 	r.Condition("data", fmt.Sprintf("%s: class +1 around (-1, 1) and class -1 around (1, -1), %d each, standard deviation %g; then %d outliers of class -1 around (6, -6)", s0, s0.N, s0.Noise, c.Outliers))
-	r.Condition("draws", fmt.Sprintf("%d (seeds %d-%d); the figures show the first", c.Draws, c.Seed, c.Seed+uint64(c.Draws)-1))
+	figs := "the figures show the first"
+	if c.Draws == 1 {
+		figs = "the figures show it"
+	}
+	r.Condition("draws", fmt.Sprintf("%d (%s); %s", c.Draws, english.Span("seed", c.Seed, c.Draws), figs))
 	r.Condition("methods", "least squares (pseudo-inverse, targets +1/-1); Fisher's direction with the threshold that misclassifies fewest training samples, or midway between the projected class means; the perceptron until it converges (at most 1,000 epochs); the pocket after 200 epochs")
 	table := &report.Table{Name: "outliers", Title: "Error on the ordinary samples, mean over the draws", Columns: []string{"method", "without outliers", "with outliers", "draws made worse by the outliers"}}
 	for m, name := range outlierMethods {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
@@ -73,14 +74,14 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Condition("machine", describeMachine(base)+" (and the same machine ideal)")
 	r.Condition("training cards", fmt.Sprintf("gen:squares-circles,n=%d,seed=SEED,fill=outline|solid: side = diameter = 24 px (8 cells), outlines 5 px thick, turned at random, anywhere on the card", nTrain))
 	r.Condition("test cards", fmt.Sprintf("%s new cards of the same kind (seed SEED+1000)", thousands(nTest)))
-	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %d epochs at most (an epoch is %s presentations, %.1f machine-hours)", epochs, thousands(nTrain), float64(nTrain*3)/3600))
-	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d, cards and machine)", seeds, s.seed(), s.seed()+uint64(seeds)-1))
+	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %s at most (an epoch is %s presentations, %.1f machine-hours)", english.Count(epochs, "epoch"), thousands(nTrain), float64(nTrain*3)/3600))
+	r.Condition("machines per condition", perCondition(seeds, s.seed(), ": cards and machine"))
 	if s.Quick {
 		r.Notes = append(r.Notes, "--quick: 1,000 training cards, not the record's 10,000.")
 	}
 	table := &report.Table{Name: "squares-circles", Title: "Test accuracy on new cards", Columns: []string{"condition", "after epoch 1", "final", "best epoch", "training mistakes in the last epoch"}}
-	fig := &plot.Figure{Name: "test-accuracy", Title: "Squares against circles: accuracy on new cards (median)", XLabel: "epoch", YLabel: "test accuracy",
-		Caption: "median over the machines of the accuracy on the test cards after each epoch"}
+	fig := &plot.Figure{Name: "test-accuracy", Title: "Squares against circles: accuracy on new cards" + medianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy",
+		Caption: medianOf(seeds, "median over the machines of ") + "the accuracy on the test cards after each epoch"}
 	finals := make([][]float64, len(conds))
 	for ci, c := range conds {
 		var first, best, lastMistakes []float64
@@ -106,7 +107,7 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 	if out >= 0.998 {
 		gap += ": it matches the record."
 	} else {
-		gap += fmt.Sprintf(": %.1f points short. The record gives neither the figures' size nor the outline's thickness, the A-units' plugs and thresholds, nor how the 99.8%% was counted (new images or the training images); the emulator's A-units are assumed (7, 4, 2) units and its training stops at %d epochs while the machine still corrects.", float64(100*(0.998-out)), epochs)
+		gap += fmt.Sprintf(": %.1f points short. The record gives neither the figures' size nor the outline's thickness, the A-units' plugs and thresholds, nor how the 99.8%% was counted (new images or the training images); the emulator's A-units are assumed (7, 4, 2) units and its training stops at %s while the machine still corrects.", float64(100*(0.998-out)), english.Count(epochs, "epoch"))
 	}
 	if solid > out {
 		gap += fmt.Sprintf(" The record's other finding does not hold here: solid figures do better (%s) than thick outlines. In these cards a solid square has 27%% more ink than a solid circle of the same width, a cue that threshold units counting lit cells can pick up; outlines differ less in ink. The Mark I's figures may have been of equal area, or its A-units different: the record does not say.", spread(finals[1]))
@@ -116,7 +117,7 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Findings = append(r.Findings, report.Finding{
 		What: "squares against circles", Record: "99.8% with 500 A-units and 10,000 training images; position and orientation varying, size fixed; thick outlines did better than solid figures",
 		Source:   "Wikipedia, \"Mark I Perceptron\"",
-		Measured: fmt.Sprintf("%s on %s new cards after %d epochs (analog, thick outlines); solid figures %s", spread(finals[0]), thousands(nTest), epochs, spread(finals[1])),
+		Measured: fmt.Sprintf("%s on %s new cards after %s (analog, thick outlines); solid figures %s", spread(finals[0]), thousands(nTest), english.Count(epochs, "epoch"), spread(finals[1])),
 		Value:    out, Gap: gap,
 	})
 	r.Data = map[string]any{"conditions": conds, "runs": runs, "seeds": seeds}
@@ -271,10 +272,10 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	r.Condition("cards", fmt.Sprintf("gen:%s,n=60,seed=SEED,shift=S for training and %d new cards (seed SEED+1000) for testing: %s", tc.kind, nTest, k))
 	r.Condition("built-in set", fmt.Sprintf("builtin:%s, the project's fixed 60 cards (3 sizes, centred or shifted 5 px diagonally)", tc.kind))
 	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, until an errorless epoch (at most %d)", epochs))
-	r.Condition("machines per condition", fmt.Sprintf("%d (seeds %d-%d)", seeds, s.seed(), s.seed()+uint64(seeds)-1))
+	r.Condition("machines per condition", perCondition(seeds, s.seed(), ""))
 	table := &report.Table{Name: tc.name, Title: "Training until errorless on 60 images, then new images", Columns: []string{"training cards", "errorless after (epochs)", "accuracy on the 60", "accuracy on new cards"}}
-	fig := &plot.Figure{Name: "test-accuracy", Title: tc.title + ": accuracy on new cards (median)", XLabel: "epoch", YLabel: "test accuracy", YMin: 0.4, YMax: 1.01,
-		Caption: "median over the machines of the accuracy on new cards after each epoch, by how far the figures move"}
+	fig := &plot.Figure{Name: "test-accuracy", Title: tc.title + ": accuracy on new cards" + medianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy", YMin: 0.4, YMax: 1.01,
+		Caption: medianOf(seeds, "median over the machines of ") + "the accuracy on new cards after each epoch, by how far the figures move"}
 	var byShift [][]float64
 	var builtinErrorless []float64
 	for ci := range conds {
@@ -309,7 +310,7 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			fig.Series = append(fig.Series, medianCurve(name, rs, ci == len(shifts)))
 		}
 	}
-	table.Note = "Medians over the machines, ranges in brackets. \"Accuracy on the 60\" counts the last training epoch's mistakes (100% once errorless)."
+	table.Note = mediansNote(seeds, "machine") + " \"Accuracy on the 60\" counts the last training epoch's mistakes (100% once errorless)."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	c5 := median(byShift[1])
@@ -320,14 +321,22 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			errorless++
 		}
 	}
-	measured := fmt.Sprintf("errorless on the 60 training images after %s epochs (built-in set: %s); on new images %s with the figures centred, %s within 5 px, %s anywhere",
-		count(all[:len(shifts)*seeds]), count(builtinErrorless), spread(byShift[0]), spread(byShift[1]), spread(byShift[2]))
+	measured := fmt.Sprintf("errorless on the 60 training images after %s (built-in set: %s); on new images %s with the figures centred, %s within 5 px, %s anywhere",
+		epochsText(all[:len(shifts)*seeds]), count(builtinErrorless), spread(byShift[0]), spread(byShift[1]), spread(byShift[2]))
 	learned := "every machine becomes errorless"
 	if errorless < len(all) {
-		learned = fmt.Sprintf("%d of %d machines become errorless within %d epochs", errorless, len(all), epochs)
+		verb := "become"
+		if errorless == 1 {
+			verb = "becomes"
+		}
+		learned = fmt.Sprintf("%d of %s %s errorless within %s", errorless, english.Count(len(all), "machine"), verb, english.Count(epochs, "epoch"))
 	}
 	placements := []string{"centred", "within 5 px", "anywhere"}
 	var gap string
+	theMachine := "the median machine"
+	if seeds == 1 {
+		theMachine = "the machine"
+	}
 	switch {
 	case tc.recordValue < 0:
 		gap = fmt.Sprintf("No figure to compare. On the training images %s; new images are recognised well only as far as they resemble the training images in place (%s centred, %s anywhere).", learned, pct(median(byShift[0])), pct(median(byShift[2])))
@@ -345,9 +354,9 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			}
 		}
 		if len(met) > 0 {
-			gap += fmt.Sprintf("the median machine meets the record's figure with the figures %s, ", joinOr(met))
+			gap += fmt.Sprintf("%s meets the record's figure with the figures %s, ", theMachine, joinOr(met))
 		} else {
-			gap += fmt.Sprintf("the median machine stays below the record's figure however the figures are placed (at best %s, %s), ", pct(best), bestAt)
+			gap += fmt.Sprintf("%s stays below the record's figure however the figures are placed (at best %s, %s), ", theMachine, pct(best), bestAt)
 		}
 		gap += "and falls toward chance as the figures move further: random A-units have no notion of translation (each looks at fixed cells)."
 	}
@@ -357,6 +366,15 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 }
 
 // thousands writes n with commas between thousands: 10,000.
+// epochsText writes counts of epochs as count does, with the word: "1 epoch", "7 (3-9) epochs".
+func epochsText(v []float64) string {
+	c := count(v)
+	if c == "1" {
+		return "1 epoch"
+	}
+	return c + " epochs"
+}
+
 func thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -423,10 +424,79 @@ func (r *Report) WriteDir(dir string) error {
 	return write("index.html", r.WriteHTML)
 }
 
-// WriteCSV writes the table as CSV, its columns as the header.
+// csvCell reads a cell that is a number, a percentage, or either with a range in brackets
+// ("97.5% (95.0-99.0%)", "7 (3-9)"); "-" stands for none.
+var csvCell = regexp.MustCompile(`^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)(%?)(?: \((-?[0-9.]+)%?-(-?[0-9.]+)(%?)\))?$`)
+
+// CSV returns the table as a spreadsheet wants it: numbers as numbers. A column of percentages
+// ("12.5%") holds the numbers, its heading ending in "(%)"; a column whose cells carry a range
+// in brackets (a median and its range over machines: "97.5% (95.0-99.0%)") becomes three, the
+// value, its lowest and its highest; "-" becomes an empty cell. Other columns are as they are.
+func (t *Table) CSV() (columns []string, rows [][]string) {
+	n := len(t.Columns)
+	pct, ranged, num := make([]bool, n), make([]bool, n), make([]bool, n)
+	for i := 1; i < n; i++ {
+		num[i], pct[i] = true, true
+		seen := false
+		for _, row := range t.Rows {
+			if i >= len(row) || row[i] == "-" || row[i] == "" {
+				continue
+			}
+			m := csvCell.FindStringSubmatch(row[i])
+			if m == nil {
+				num[i] = false
+				break
+			}
+			seen = true
+			pct[i] = pct[i] && m[2] == "%"
+			ranged[i] = ranged[i] || m[3] != ""
+		}
+		num[i] = num[i] && seen
+	}
+	for i, c := range t.Columns {
+		switch {
+		case !num[i]:
+			columns = append(columns, c)
+		case ranged[i] && pct[i]:
+			columns = append(columns, c+" (%)", c+": lowest (%)", c+": highest (%)")
+		case ranged[i]:
+			columns = append(columns, c, c+": lowest", c+": highest")
+		case pct[i]:
+			columns = append(columns, c+" (%)")
+		default:
+			columns = append(columns, c)
+		}
+	}
+	for _, row := range t.Rows {
+		var out []string
+		for i, c := range row {
+			if i >= n || !num[i] {
+				out = append(out, c)
+				continue
+			}
+			m := csvCell.FindStringSubmatch(c)
+			v, lo, hi := "", "", ""
+			if m != nil {
+				v, lo, hi = m[1], m[3], m[4]
+				if lo == "" {
+					lo, hi = v, v
+				}
+			}
+			out = append(out, v)
+			if ranged[i] {
+				out = append(out, lo, hi)
+			}
+		}
+		rows = append(rows, out)
+	}
+	return columns, rows
+}
+
+// WriteCSV writes the table as CSV (see CSV), its columns as the header.
 func (t *Table) WriteCSV(w io.Writer) error {
 	var b bytes.Buffer
-	rows := append([][]string{t.Columns}, t.Rows...)
+	columns, body := t.CSV()
+	rows := append([][]string{columns}, body...)
 	for _, row := range rows {
 		for i, c := range row {
 			if i > 0 {

@@ -220,3 +220,31 @@ func figures(n int) []*plot.Figure {
 	}
 	return out
 }
+
+// TestCSVNumbers: the CSV holds numbers: percentages without their sign (the heading says
+// "(%)"), a median with its range in brackets as three columns, "-" as an empty cell; other
+// cells as they are.
+func TestCSVNumbers(t *testing.T) {
+	tab := &Table{Columns: []string{"method", "error", "spread", "count", "seconds", "note", "mixed", "none"}}
+	tab.Rows = [][]string{
+		{"a", "12.5%", "97.5% (95.0-99.0%)", "7 (3-9)", "1.7e-05", "no effect", "1.0%", "-"},
+		{"b", "-", "50.0%", "4", "0.25", "", "five", "-"},
+	}
+	cols, rows := tab.CSV()
+	want := [][]string{
+		{"method", "error (%)", "spread (%)", "spread: lowest (%)", "spread: highest (%)", "count", "count: lowest", "count: highest", "seconds", "note", "mixed", "none"},
+		{"a", "12.5", "97.5", "95.0", "99.0", "7", "3", "9", "1.7e-05", "no effect", "1.0%", "-"},
+		{"b", "", "50.0", "50.0", "50.0", "4", "4", "4", "0.25", "", "five", "-"},
+	}
+	got := append([][]string{cols}, rows...)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("CSV:\n%q\nwant\n%q", got, want)
+	}
+	var b bytes.Buffer
+	if err := tab.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "method,error (%),spread (%),") || !strings.Contains(b.String(), "\na,12.5,97.5,95.0,99.0,7,3,9,") {
+		t.Fatalf("WriteCSV:\n%s", b.String())
+	}
+}
