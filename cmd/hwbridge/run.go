@@ -314,7 +314,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	sf.register(fs)
 	train := fs.Bool("train", false, "start training at once, as if Train were pressed")
 	epochs := fs.Int("epochs", 0, "most epochs a training runs (default: the rig's [machine] epochs)")
-	pace := fs.Duration("pace", -1, "wait between presentations (default: two update periods on a mirror rig, none in the loop)")
+	pace := paceFlag(fs, "pace", "wait `D` between presentations: a duration (500ms, 2s), or auto: two update periods on a mirror rig, none in the loop")
 	exit := fs.Bool("exit", false, "stop after the first training (with --train: a scripted run)")
 	if err := parse(args); err != nil {
 		return err
