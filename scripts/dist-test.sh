@@ -152,7 +152,7 @@ width=$(LC_ALL=C.UTF-8 wc -L <<<"$out")
 if [ "${#pkgs[@]}" = 3 ]; then
 	step "mark1 museum: the installed window, under Xvfb"
 	if ldd /usr/bin/mark1-museum | grep 'not found'; then fail "mark1-museum misses libraries"; fi
-	out=$(cd "$tmp" && xvfb-run -a -s "-screen 0 1280x720x24" /usr/bin/mark1 museum --screenshot "$tmp/museum.png" --frames 30 2>&1) ||
+	out=$(cd "$tmp" && xvfb-run -a -s "-screen 0 1280x720x24" /usr/bin/mark1 museum --state-dir "$tmp/museum" --screenshot "$tmp/museum.png" --frames 30 2>&1) ||
 		fail "mark1 museum --screenshot failed: $out"
 	head=$(od -An -tx1 -N16 "$tmp/museum.png" | tr -d ' \n')
 	[ "$head" = 89504e470d0a1a0a0000000d49484452 ] || fail "mark1 museum --screenshot: not a PNG ($head)"

@@ -270,13 +270,14 @@ deb() {
 	echo "dist: $out/${pkg}_${debver}_$arch.deb"
 }
 
-# unit SRC DST BIN: the repository's unit with /usr/local/bin/ made /usr/bin/, checked.
+# unit SRC DST BIN: the repository's unit with /usr/local/bin/ made /usr/bin/, checked; its
+# opening comments (how to install it by hand) give way to the package's.
 unit() {
 	install -D -m 644 /dev/null "$2"
 	{
-		echo "# Installed by the Debian package (scripts/dist.sh) from the repository's $1, running"
-		echo "# /usr/bin/$3. Change it with: sudo systemctl edit ${2##*/}"
-		sed 's|/usr/local/bin/|/usr/bin/|g' "$1"
+		echo "# ${2##*/}: mark1's $1, as the Debian package $3 installs it"
+		echo "# (scripts/dist.sh): it runs /usr/bin/$3. Change it with: sudo systemctl edit ${2##*/}"
+		sed -e '1,/^\[/{/^#/d}' -e 's|/usr/local/bin/|/usr/bin/|g' "$1"
 	} >"$2"
 	grep -q "^ExecStart=.*/usr/bin/$3 " "$2" || die "$1: no ExecStart running /usr/bin/$3 after the rewrite"
 }
