@@ -35,7 +35,8 @@ func loadGen(spec string, l *images.Loader) (*images.Set, error) {
 	text, _ := strings.CutPrefix(spec, "gen:")
 	s, err := gen.Parse(text)
 	if err != nil {
-		return nil, usageErr(fmt.Sprintf("%q: %s", spec, strings.TrimPrefix(err.Error(), "gen: ")))
+		kind, _, _ := strings.Cut(text, ",")
+		return nil, usageErr(fmt.Sprintf("%q: %s%s", spec, strings.TrimPrefix(err.Error(), "gen: "), nameHint("gen:", kind)))
 	}
 	if err := l.Reserve(spec, int64(s.N)*genCardBytes); err != nil {
 		return nil, budgetHint(err)

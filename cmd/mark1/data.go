@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,7 +27,12 @@ func loadSpec(spec string, l *images.Loader) (*images.Set, error) {
 	case strings.HasPrefix(spec, "gen:"):
 		return loadGen(spec, l)
 	case strings.HasPrefix(spec, "builtin:"):
-		return builtin.Load(strings.TrimPrefix(spec, "builtin:"))
+		name := strings.TrimPrefix(spec, "builtin:")
+		set, err := builtin.Load(name)
+		if err != nil {
+			return nil, errors.New(err.Error() + nameHint("builtin:", name))
+		}
+		return set, nil
 	case strings.HasPrefix(spec, "idx:"):
 		parts := strings.Split(strings.TrimPrefix(spec, "idx:"), ",")
 		if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
@@ -34,6 +40,9 @@ func loadSpec(spec string, l *images.Loader) (*images.Set, error) {
 		}
 		return l.LoadIDX(parts[0], parts[1])
 	default:
+		if err := checkSpec(spec, false); err != nil {
+			return nil, err
+		}
 		return l.LoadDir(spec)
 	}
 }

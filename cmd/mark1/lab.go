@@ -505,9 +505,11 @@ func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
 
 // loadProblem reads a problem:NAME spec for compare.
 func loadProblem(spec, flag string) (*learn.Data, error) {
-	s, err := problem.Parse(strings.TrimPrefix(spec, "problem:"))
+	text := strings.TrimPrefix(spec, "problem:")
+	s, err := problem.Parse(text)
 	if err != nil {
-		return nil, usageErr(fmt.Sprintf("%s %q: %s", flag, spec, strings.TrimPrefix(err.Error(), "problem: ")))
+		name, _, _ := strings.Cut(text, ",")
+		return nil, usageErr(fmt.Sprintf("%s %q: %s%s", flag, spec, strings.TrimPrefix(err.Error(), "problem: "), nameHint("problem:", name)))
 	}
 	return s.Generate()
 }
@@ -528,7 +530,15 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		return usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
 	}
 	if c.data == "" {
-		return usageErr("--data is required (builtin:NAME, gen:KIND,..., idx:..., a folder, or problem:NAME)")
+		return usageErr("--data is required (" + dataKinds(true) + ")")
+	}
+	for _, s := range []struct{ flag, spec string }{{"--data", c.data}, {"--test", c.test}} {
+		if s.spec == "" || s.spec == "none" {
+			continue
+		}
+		if err := checkSpec(s.spec, true); err != nil {
+			return fmt.Errorf("%s %w", s.flag, err)
+		}
 	}
 	sched, err := learn.ParseSchedule(*schedule)
 	if err != nil {

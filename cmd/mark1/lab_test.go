@@ -376,9 +376,17 @@ func TestLabTextWidth(t *testing.T) {
 	for _, e := range []string{"letters", "squares-circles", "square-diamond", "ef", "xe", "leftright", "figure4"} {
 		runs = append(runs, []string{"experiment", e, "--quick", "--seeds", "1"})
 	}
+	// And the flags' help (a tab taken to the next multiple of 8 columns).
+	for _, d := range labDemos() {
+		runs = append(runs, []string{"lab", d.name, "-h"})
+	}
+	runs = append(runs, []string{"experiment", "figure4", "-h"}, []string{"train", "-h"}, []string{"cards", "export", "-h"})
 	for _, args := range runs {
 		out := mustRun(t, args...)
 		for i, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "    \t") {
+				line = "        " + line[5:]
+			}
 			if n := len([]rune(line)); n > 100 {
 				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
 			}

@@ -127,8 +127,8 @@ func (f *flagSet) parse(args []string) error {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprintf(f.out, "usage: %s %s\n\nflags:\n", f.Name(), f.args)
 		f.SetOutput(f.out)
-		f.PrintDefaults()
+		f.printDefaults()
 		return err
 	}
-	return usageErr(err.Error())
+	return usageErr(err.Error() + f.flagHint(err))
 }
