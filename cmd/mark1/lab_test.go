@@ -417,18 +417,21 @@ func TestLabWording(t *testing.T) {
 		{[]string{"lab", "fields", "--data", "builtin:ef", "--epochs", "1"}, []string{"1 R-unit,", "or 1 epoch: 1 epoch,"}, nil},
 		{[]string{"experiment", "ef", "--quick", "--seeds", "1"}, []string{"1 (seed 1)"}, []string{"the median machine", "Medians over"}},
 		{[]string{"experiment", "leftright", "--quick", "--seeds", "1"}, []string{"1 (seed 1)"}, []string{"(median)", "Medians over"}},
+		{[]string{"experiment", "letters", "--quick", "--seeds", "1"}, []string{"not within the exposures allowed", "85% not reached", "does not pass 85%"},
+			[]string{"never exposures", "needs never", "after never"}},
 	}
 	bad := regexp.MustCompile(`\b1 (R-units|A-units|epochs|mistakes|corrections|cards|classes|samples|features|machines|seeds|wirings|trials)\b|\bseeds (\d+)-(\d+)\b|\[\d+( \d+)*\]`)
 	for _, tt := range tests {
 		out := mustRun(t, tt.args...)
 		cmd := strings.Join(tt.args, " ")
+		flat := strings.Join(strings.Fields(out), " ") // the text unwrapped
 		for _, w := range tt.want {
-			if !strings.Contains(out, w) {
+			if !strings.Contains(out, w) && !strings.Contains(flat, w) {
 				t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
 			}
 		}
 		for _, w := range tt.not {
-			if strings.Contains(out, w) {
+			if strings.Contains(out, w) || strings.Contains(flat, w) {
 				t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
 			}
 		}
