@@ -54,7 +54,7 @@ cleanup() {
 		echo "dist-test: purging the packages after a failure" >&2
 		$sudo dpkg --purge "${pkgs[@]}" >/dev/null 2>&1 || true
 	fi
-	rm -rf "$tmp"
+	$sudo rm -rf "$tmp" # $tmp/run is hwbridge's
 }
 trap cleanup EXIT
 
