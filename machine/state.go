@@ -37,7 +37,7 @@ const stateMagic = "mark1-state"
 
 // MaxStateBody is the largest JSON body a state file may have, checked by the writer and the
 // reader alike: 1 GiB. The biggest machine the limits allow (65,536 A-units, 64 R-units,
-// every analog effect on) takes 181 MB; the default machine about 0.3 MB.
+// every analog effect on) takes 337 MB; the default machine about 0.3 MB.
 const MaxStateBody = 1 << 30
 
 // maxHeader bounds the header line; a real one is under 100 bytes.
