@@ -39,3 +39,22 @@ func (sc *Scene) AnswerLampCentre() image.Point {
 }
 
 var ColGreen, ColRed = colGreen, colRed
+
+// SkipStep makes the scene leave out the draw step named name ("" draws them all) and draw
+// its background anew.
+func (sc *Scene) SkipStep(name string) {
+	sc.skip = name
+	sc.key = bgKey{}
+}
+
+// DrawSteps returns the names of the scene's draw steps: the background's, then a frame's.
+func DrawSteps() []string {
+	var out []string
+	for _, s := range bgSteps {
+		out = append(out, s.name)
+	}
+	for _, s := range frameSteps {
+		out = append(out, s.name)
+	}
+	return out
+}

@@ -69,6 +69,8 @@ type Scene struct {
 
 	buf, tip []byte
 	ends     []int
+
+	skip string // a draw step left out (tests only: export_test.go)
 }
 
 // New returns a Scene.
@@ -157,29 +159,70 @@ func (sc *Scene) Draw(f *session.Frame, ui *UI, now time.Time) *image.RGBA {
 	copy(sc.img.Pix, sc.bg.Pix)
 	sc.animate(f, now)
 	dst := sc.img
-	sc.drawTitle(dst, f)
-	sc.drawCaption(dst, f, ui)
-	sc.drawCard(dst, f, ui)
-	sc.drawAnswer(dst, f)
-	sc.drawRetina(dst, f, ui)
-	if sc.zoom >= 0 {
-		sc.drawZoom(dst, f, ui)
-	} else {
-		sc.drawLamps(dst, f, ui)
-		sc.drawRUnits(dst, f)
-		sc.drawHeat(dst, f)
-		sc.drawRacks(dst, f, ui)
-		sc.drawWiring(dst, f, ui)
-	}
-	sc.drawControls(dst, f, ui)
-	sc.drawCurve(dst, f)
-	if ui.Highlight.Kind != PartNone {
-		sc.drawHighlight(dst, ui)
-	}
-	if ui.Hover.Kind != PartNone {
-		sc.drawTip(dst, f, ui)
+	for i := range frameSteps {
+		if st := &frameSteps[i]; st.name != sc.skip {
+			st.draw(sc, dst, f, ui)
+		}
 	}
 	return dst
+}
+
+// A drawStep paints one part of the screen. The steps are named so that the tests can leave
+// each out in turn and see that something fails (export_test.go's SkipStep).
+type drawStep struct {
+	name string
+	draw func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI)
+}
+
+// frameSteps paint a frame's moving parts over the background, in order.
+var frameSteps = [...]drawStep{
+	{"title", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawTitle(dst, f) }},
+	{"caption", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawCaption(dst, f, ui) }},
+	{"card", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawCard(dst, f, ui) }},
+	{"answer", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawAnswer(dst, f) }},
+	{"retina", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawRetina(dst, f, ui) }},
+	{"zoom", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom >= 0 {
+			sc.drawZoom(dst, f, ui)
+		}
+	}},
+	{"lamps", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom < 0 {
+			sc.drawLamps(dst, f, ui)
+		}
+	}},
+	{"runits", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom < 0 {
+			sc.drawRUnits(dst, f)
+		}
+	}},
+	{"heat", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom < 0 {
+			sc.drawHeat(dst, f)
+		}
+	}},
+	{"racks", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom < 0 {
+			sc.drawRacks(dst, f, ui)
+		}
+	}},
+	{"wiring", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if sc.zoom < 0 {
+			sc.drawWiring(dst, f, ui)
+		}
+	}},
+	{"controls", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawControls(dst, f, ui) }},
+	{"curve", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawCurve(dst, f) }},
+	{"highlight", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if ui.Highlight.Kind != PartNone {
+			sc.drawHighlight(dst, ui)
+		}
+	}},
+	{"tip", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if ui.Hover.Kind != PartNone {
+			sc.drawTip(dst, f, ui)
+		}
+	}},
 }
 
 // rName is R-unit r's name, R0 to R7, as mark1's other commands, the lab and the rig's pot
@@ -231,23 +274,63 @@ func panel(dst *image.RGBA, r image.Rectangle) {
 	frameRect(dst, r, 10, 1, colPanelEdge)
 }
 
+// drawBackground paints what stays while the experiment, the machine's shape and the zoom
+// do: the panels, their labels, the dial faces and the lamp sockets.
 func (sc *Scene) drawBackground(f *session.Frame) {
-	dst, l := sc.bg, sc.l
+	for i := range bgSteps {
+		if st := &bgSteps[i]; st.name != sc.skip {
+			st.draw(sc, sc.bg, f)
+		}
+	}
+}
+
+// A bgStep paints one part of the background.
+type bgStep struct {
+	name string
+	draw func(sc *Scene, dst *image.RGBA, f *session.Frame)
+}
+
+// bgSteps paint the background, in order.
+var bgSteps = [...]bgStep{
+	{"bg.title", (*Scene).bgTitle},
+	{"bg.card", (*Scene).bgCard},
+	{"bg.retina", (*Scene).bgRetina},
+	{"bg.lamps", (*Scene).bgLamps},
+	{"bg.unit", (*Scene).bgUnit},
+	{"bg.runits", (*Scene).bgRUnits},
+	{"bg.heat", (*Scene).bgHeat},
+	{"bg.racks", (*Scene).bgRacks},
+	{"bg.controls", (*Scene).bgControls},
+	{"bg.curve", (*Scene).bgCurve},
+	{"bg.headings", (*Scene).bgHeadings},
+}
+
+func (sc *Scene) bgTitle(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	fill(dst, dst.Rect, colBackground)
 	fill(dst, l.title, colTitleBar)
 	fill(dst, image.Rect(0, l.title.Max.Y-1, Width, l.title.Max.Y), colPanelEdge)
 	text(dst, sc.fTitle, 24, 44, "MARK I PERCEPTRON", colText)
 	text(dst, sc.fLabel, 24+width(sc.fTitle, "MARK I PERCEPTRON")+20, 43, "Cornell Aeronautical Laboratory, 1958", colTextDim)
+}
 
-	// Column 1.
+// bgCard paints the card holder and the answer's panel.
+func (sc *Scene) bgCard(dst *image.RGBA, f *session.Frame) {
 	panel(dst, image.Rect(16, 172-8, 452, 172+180))
+	fill(dst, sc.l.card.Inset(-4), colPanelEdge)
+}
+
+func (sc *Scene) bgRetina(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.retinaPanel)
-	fill(dst, l.card.Inset(-4), colPanelEdge)
 	fill(dst, l.retina.Inset(-3), colPanelEdge)
 	for s := range retina.N {
 		fill(dst, sc.l.cellRect(s).Inset(1), colCellDark)
 	}
-	// Column 2.
+}
+
+func (sc *Scene) bgLamps(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.lampPanel)
 	lamps := 0
 	if f.Board != nil {
@@ -257,9 +340,18 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 		c := l.lampCentre(a)
 		sc.lampOn.draw(dst, c.X, c.Y, colAmberDim)
 	}
+}
+
+// bgUnit paints the plug-board's panel and its arrows.
+func (sc *Scene) bgUnit(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.unitPanel)
 	sc.button(dst, l.unitPrev, "<", sc.fButton)
 	sc.button(dst, l.unitNext, ">", sc.fButton)
+}
+
+func (sc *Scene) bgRUnits(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.rPanel)
 	for r := range maxR {
 		b := l.rLamp[r]
@@ -274,6 +366,10 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 		}
 		textCentred(dst, sc.fLabel, b.Min.X+b.Dx()/2, b.Min.Y+62, label, col)
 	}
+}
+
+func (sc *Scene) bgHeat(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.heatPanel)
 	for r := range sc.nR {
 		h := l.heat[r]
@@ -291,43 +387,48 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 	text(dst, sc.fSmall, hx+16, hy, "on", colTextDim)
 	fill(dst, rect(hx+50, hy-11, 12, 12), colBlue)
 	text(dst, sc.fSmall, hx+66, hy, "off", colTextDim)
+}
 
-	// Column 3: the racks, or the zoomed rack.
-	if sc.zoom < 0 {
-		panel(dst, l.rackPanel)
-		for r := range sc.nR {
-			rk := l.rack[r]
-			col := colHeading
-			if sc.unused[r] {
-				col = colTextFaint
+// bgRacks paints the racks' dial faces, or the zoomed rack's.
+func (sc *Scene) bgRacks(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
+	if sc.zoom >= 0 {
+		sc.drawZoomBackground(dst, f)
+		return
+	}
+	panel(dst, l.rackPanel)
+	for r := range sc.nR {
+		rk := l.rack[r]
+		col := colHeading
+		if sc.unused[r] {
+			col = colTextFaint
+		}
+		text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, "RACK "+rName(r), col)
+		if sc.unused[r] {
+			textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, "not used here", colTextFaint)
+		}
+		for p := range min(len(f.Machine.Pots[r]), dialCols*dialRows) {
+			c := l.dialCentre(r, p)
+			face := colDialFace
+			if p == len(f.Machine.Pots[r])-1 {
+				face = colBiasFace
 			}
-			text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, "RACK "+rName(r), col)
-			if sc.unused[r] {
-				textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, "not used here", colTextFaint)
-			}
-			for p := range min(len(f.Machine.Pots[r]), dialCols*dialRows) {
-				c := l.dialCentre(r, p)
-				face := colDialFace
-				if p == len(f.Machine.Pots[r])-1 {
-					face = colBiasFace
-				}
-				sc.dialRing.draw(dst, c.X, c.Y, colDialRim)
-				sc.dialFace.draw(dst, c.X, c.Y, face)
-				if !math.IsInf(f.Range, 1) {
-					// End stops: a red mark at each end of the sweep.
-					for _, s := range [2]float64{-1, 1} {
-						x := float64(c.X) + 0.5 + float64(5*math.Sin(s*maxSweep))
-						y := float64(c.Y) + 0.5 - float64(5*math.Cos(s*maxSweep))
-						disc(dst, x, y, 1, colStop)
-					}
+			sc.dialRing.draw(dst, c.X, c.Y, colDialRim)
+			sc.dialFace.draw(dst, c.X, c.Y, face)
+			if !math.IsInf(f.Range, 1) {
+				// End stops: a red mark at each end of the sweep.
+				for _, s := range [2]float64{-1, 1} {
+					x := float64(c.X) + 0.5 + float64(5*math.Sin(s*maxSweep))
+					y := float64(c.Y) + 0.5 - float64(5*math.Cos(s*maxSweep))
+					disc(dst, x, y, 1, colStop)
 				}
 			}
 		}
-	} else {
-		sc.drawZoomBackground(f)
 	}
+}
 
-	// The control panel.
+func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.controls)
 	for i := range numButtons {
 		sc.button(dst, l.buttons[i], buttonLabels[i], sc.fButton)
@@ -351,11 +452,19 @@ func (sc *Scene) drawBackground(f *session.Frame) {
 		sc.button(dst, r, f.Classes[i], fnt)
 	}
 	sc.button(dst, l.clear, "CLEAR", sc.fLabel)
+}
+
+func (sc *Scene) bgCurve(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	panel(dst, l.curve)
 	text(dst, sc.fHead, l.curve.Min.X+12, l.curve.Min.Y+22, "MISTAKES PER EPOCH (ONE PASS THROUGH THE CARDS)", colHeading)
 	fill(dst, image.Rect(l.curvePlot.Min.X, l.curvePlot.Max.Y, l.curvePlot.Max.X, l.curvePlot.Max.Y+1), colTextFaint)
 	fill(dst, image.Rect(l.curvePlot.Min.X-1, l.curvePlot.Min.Y, l.curvePlot.Min.X, l.curvePlot.Max.Y), colTextFaint)
+}
 
+// bgHeadings paints the panels' headings (those the zoomed rack covers left out).
+func (sc *Scene) bgHeadings(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	for _, t := range l.panelTitles {
 		if sc.zoom >= 0 && t.at.X > l.zoom.Min.X && t.at.Y < l.controls.Min.Y {
 			continue
@@ -381,8 +490,8 @@ func (sc *Scene) litButton(dst *image.RGBA, r image.Rectangle, label string, f *
 	textCentred(dst, f, r.Min.X+r.Dx()/2, r.Min.Y+r.Dy()/2+f.ascent*7/20, label, colAmber)
 }
 
-func (sc *Scene) drawZoomBackground(f *session.Frame) {
-	dst, l := sc.bg, sc.l
+func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
+	l := sc.l
 	r := sc.zoom
 	panel(dst, l.zoom)
 	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, "RACK "+rName(r), colText)
