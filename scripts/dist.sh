@@ -22,8 +22,9 @@
 # 1.2.0+gitYYYYMMDD.HHMMSS.HASH, no tag 0.0.0~gitYYYYMMDD.HHMMSS.HASH (the commit's UTC time:
 # later commits sort later, and ~ sorts before any release), with +dirty when the working tree
 # differs from the commit; DEBVER is VERSION-1. $MARK1_VERSION overrides VERSION. The packages'
-# Maintainer is $MARK1_MAINTAINER, else git's user.name and user.email. File times are the
-# commit's time (SOURCE_DATE_EPOCH), so a clean tree builds the same archives.
+# Maintainer is $MARK1_MAINTAINER, else the commit's author (not the builder's git identity,
+# which CI lacks). File times are the commit's time (SOURCE_DATE_EPOCH): a clean tree builds
+# the same archives, byte for byte.
 #
 # --lint runs lintian on the packages (installing it), failing on errors and warnings: the
 # packages ship their lintian overrides, each with its reason (packaging/*/lintian-overrides).
@@ -70,7 +71,7 @@ else
 	if [ -n "$(git status --porcelain 2>/dev/null)" ]; then version="$version+dirty"; fi
 fi
 debver="$version-1"
-maintainer=${MARK1_MAINTAINER:-"$(git config user.name 2>/dev/null || echo mark1) <$(git config user.email 2>/dev/null || echo root@localhost)>"}
+maintainer=${MARK1_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "mark1 maintainers <mark1@users.noreply.github.com>")}
 echo "dist: version $version (Debian $debver), commit $commit, into $out/: ${archs[*]}"
 
 stage=$(mktemp -d)
