@@ -248,7 +248,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		st.Epoch = e
 		rep.Epochs = append(rep.Epochs, st)
 		if !*jsonOut {
-			fmt.Fprintf(stdout, "epoch %3d: %5d mistakes, %6d corrections  %s\n", e, st.Mistakes, st.Corrections, errBar(st.Mistakes, max(st.Cards, 1), 30))
+			fmt.Fprintln(stdout, epochLine(st))
 		}
 		if st.Stopped || stop.signal() != nil || rigErr() != nil {
 			break

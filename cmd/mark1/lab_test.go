@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -336,7 +338,9 @@ func TestLabInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(700 * time.Millisecond)
+	// Wait until the run is under way (its signal handler set up): by the CPU time it has used,
+	// not the wall clock, which a loaded machine stretches (a fixed 700 ms once came too early).
+	waitCPU(t, cmd.Process.Pid, 300*time.Millisecond)
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
@@ -352,6 +356,30 @@ func TestLabInterrupt(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Fatal("an interrupted run made its --out folder")
 	}
+}
+
+// waitCPU waits until process pid has used cpu of processor time (user and system, from
+// /proc/PID/stat), or a minute has passed.
+func waitCPU(t *testing.T, pid int, cpu time.Duration) {
+	t.Helper()
+	const tick = 10 * time.Millisecond // USER_HZ 100, as Linux reports it
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatalf("reading the process's CPU time: %v", err)
+		}
+		// Fields after the command's name (in parentheses): state is the first; utime and
+		// stime are the 12th and 13th.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		u, _ := strconv.Atoi(f[11])
+		s, _ := strconv.Atoi(f[12])
+		if time.Duration(u+s)*tick >= cpu {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the process used less than %v of CPU in a minute", cpu)
 }
 
 // TestLabTextWidth: the text of every lab demo and historical experiment (in quick runs), and
