@@ -61,12 +61,13 @@ func (k Kind) String() string {
 }
 
 // Speed is the pace of presentations as a multiple of real time: at Speed 1 (Historical) a
-// card takes the machine's presentation time of wall time (3 s by default, as on the
-// original), at Speed 10 a tenth of it; Max shows cards as fast as the processor goes.
+// card takes the machine's presentation time of wall time (3 s by default: about 3 s a card
+// is what a later, secondary account gives the original, with no primary source, so the pace
+// is assumed), at Speed 10 a tenth of it; Max shows cards as fast as the processor goes.
 type Speed float64
 
 const (
-	// Historical is the original machine's pace: about 3 s a card.
+	// Historical is the original machine's pace, about 3 s a card (assumed: see Speed).
 	Historical Speed = 1
 	// MinSpeed is the slowest pace a session accepts.
 	MinSpeed Speed = 0.01

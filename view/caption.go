@@ -57,7 +57,7 @@ func appendCaption(b []byte, f *session.Frame) []byte {
 		b = append(b, "Training begins: the first card goes into the holder, and the lamps light its picture onto the 400 photocells."...)
 		return b
 	case f.Kind == session.None:
-		b = append(b, "This is the Mark I Perceptron, a machine built in 1958 to learn to recognise pictures. Press TRAIN to watch it learn "...)
+		b = append(b, "This is the Mark I Perceptron, a machine that learns to recognise pictures, first shown in 1960. Press TRAIN to watch it learn "...)
 		b = append(b, exp.Title...)
 		b = append(b, ", or draw "...)
 		b = append(b, exp.Draw...)
@@ -180,7 +180,7 @@ func appendCaption(b []byte, f *session.Frame) []byte {
 func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []byte {
 	switch p.Kind {
 	case PartTitle:
-		return append(b, "The Mark I Perceptron, built by Frank Rosenblatt's team at the Cornell Aeronautical Laboratory in 1958-60: the first machine to learn to recognise pictures by itself. The original is in the Smithsonian's National Museum of American History."...)
+		return append(b, "The Mark I Perceptron, Frank Rosenblatt's machine, built at the Cornell Aeronautical Laboratory and first shown in 1960: the first machine to learn to recognise pictures by itself. (In 1958 his perceptron ran as a program on an IBM 704 computer.) The original is in the Smithsonian's National Museum of American History."...)
 	case PartCaption:
 		return append(b, "What the machine is doing now, in plain words."...)
 	case PartCard:
@@ -214,7 +214,7 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 		}
 		u := &f.Board.Units[p.Index]
 		b = append(b, "A-unit "...)
-		b = appendInt(b, p.Index+1)
+		b = appendInt(b, p.Index) // from 0, as the rig's pots (R0.A17), train and features number them
 		b = append(b, ": "...)
 		b = appendInt(b, len(u.Exc))
 		b = append(b, " excitatory and "...)
@@ -268,7 +268,7 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 			b = append(b, "The bias potentiometer of R-unit R"...)
 		} else {
 			b = append(b, "The weight of A-unit "...)
-			b = appendInt(b, p.Sub+1)
+			b = appendInt(b, p.Sub) // pot R2.A40 is A-unit 40 into R-unit R2
 			b = append(b, " into R-unit R"...)
 		}
 		b = appendInt(b, p.Index)
@@ -303,7 +303,7 @@ func appendDescription(b []byte, p Part, f *session.Frame, ui *UI, sc *Scene) []
 		}
 		return append(b, "ERROR CORRECTION: the weights move only when the machine answers wrongly, toward the right answer. Rosenblatt's alpha rule."...)
 	case PartSpeed:
-		return append(b, "How fast the cards come. 1× is the original's pace, about 3 seconds a card, slow enough to watch the motors turn; MAX is as fast as this computer goes."...)
+		return append(b, "How fast the cards come. 1× is about 3 seconds a card: an assumed pace for the original (a later account gives it; the 1960 papers we know do not), slow enough to watch the motors turn. MAX is as fast as this computer goes."...)
 	case PartExperiment:
 		if p.Index >= 0 && p.Index < len(Experiments) {
 			return append(b, Experiments[p.Index].About...)

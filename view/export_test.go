@@ -45,6 +45,7 @@ var ColGreen, ColRed = colGreen, colRed
 func (sc *Scene) SkipStep(name string) {
 	sc.skip = name
 	sc.key = bgKey{}
+	sc.bg.Pix[3] = 0
 }
 
 // DrawSteps returns the names of the scene's draw steps: the background's, then a frame's.
@@ -58,3 +59,53 @@ func DrawSteps() []string {
 	}
 	return out
 }
+
+// A Region is a part of the screen the tests compare on its own.
+type Region struct {
+	Name string
+	Rect image.Rectangle
+}
+
+// Regions returns the screen's parts as the scene last drew them (a zoomed rack covers the
+// lamps, the plug-board, the R-units, the heat maps and the racks), then the whole screen,
+// which also holds what crosses the parts: the wiring, a description, a highlight.
+func (sc *Scene) Regions() []Region {
+	l := sc.l
+	out := []Region{
+		{"title", l.title},
+		{"caption", l.caption},
+		{"card", l.card.Inset(-4)},
+		{"answer", l.answer},
+		{"retina", l.retinaPanel},
+	}
+	if sc.zoom >= 0 {
+		out = append(out, Region{"zoom", l.zoom})
+	} else {
+		out = append(out, Region{"lamps", l.lampPanel}, Region{"plug-board", l.unitPanel}, Region{"R-units", l.rPanel},
+			Region{"heat maps", l.heatPanel}, Region{"dials", l.rackPanel})
+	}
+	out = append(out, Region{"controls", image.Rect(l.controls.Min.X, l.controls.Min.Y, l.curve.Min.X, l.controls.Max.Y)},
+		Region{"curve", l.curve}, Region{"screen", image.Rect(0, 0, Width, Height)})
+	return out
+}
+
+func (sc *Scene) TitleRect() image.Rectangle     { return sc.l.title }
+func (sc *Scene) CaptionRect() image.Rectangle   { return sc.l.caption }
+func (sc *Scene) CardRect() image.Rectangle      { return sc.l.card }
+func (sc *Scene) AnswerRect() image.Rectangle    { return sc.l.answer }
+func (sc *Scene) UnitPanelRect() image.Rectangle { return sc.l.unitPanel }
+func (sc *Scene) CurvePlot() image.Rectangle     { return sc.l.curvePlot }
+func (sc *Scene) HeatRect(r int) image.Rectangle { return sc.l.heat[r] }
+func (sc *Scene) ZoomHeatRect() image.Rectangle  { return sc.l.zoomHeat }
+func (sc *Scene) PartRect(p Part) image.Rectangle {
+	r, _ := sc.partRect(p)
+	return r
+}
+
+// Colours the tests read the screen by.
+var (
+	ColText, ColTextDim, ColHeading, ColPanel = colText, colTextDim, colHeading, colPanel
+	ColBackground, ColTitleBar, ColBlue       = colBackground, colTitleBar, colBlue
+	ColHighlight, ColCellDark, ColCellLit     = colHighlight, colCellDark, colCellLit
+	ColDialFace, ColButton, ColPaper, ColInk  = colDialFace, colButton, colPaper, colInk
+)

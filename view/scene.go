@@ -277,6 +277,7 @@ func panel(dst *image.RGBA, r image.Rectangle) {
 // drawBackground paints what stays while the experiment, the machine's shape and the zoom
 // do: the panels, their labels, the dial faces and the lamp sockets.
 func (sc *Scene) drawBackground(f *session.Frame) {
+	fill(sc.bg, sc.bg.Rect, colBackground)
 	for i := range bgSteps {
 		if st := &bgSteps[i]; st.name != sc.skip {
 			st.draw(sc, sc.bg, f)
@@ -307,11 +308,10 @@ var bgSteps = [...]bgStep{
 
 func (sc *Scene) bgTitle(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
-	fill(dst, dst.Rect, colBackground)
 	fill(dst, l.title, colTitleBar)
 	fill(dst, image.Rect(0, l.title.Max.Y-1, Width, l.title.Max.Y), colPanelEdge)
 	text(dst, sc.fTitle, 24, 44, "MARK I PERCEPTRON", colText)
-	text(dst, sc.fLabel, 24+width(sc.fTitle, "MARK I PERCEPTRON")+20, 43, "Cornell Aeronautical Laboratory, 1958", colTextDim)
+	text(dst, sc.fLabel, 24+width(sc.fTitle, "MARK I PERCEPTRON")+20, 43, "Cornell Aeronautical Laboratory, 1960", colTextDim)
 }
 
 // bgCard paints the card holder and the answer's panel.
@@ -436,7 +436,7 @@ func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
 	text(dst, sc.fHead, l.ruleLabel.Min.X, l.ruleLabel.Min.Y+16, "RULE", colHeading)
 	sc.button(dst, l.rules[0], "ERROR CORR.", sc.fLabel)
 	sc.button(dst, l.rules[1], "FORCED", sc.fLabel)
-	text(dst, sc.fHead, l.speedLabel.Min.X, l.speedLabel.Min.Y+16, "SPEED   (1× = 3 s a card, as in 1958)", colHeading)
+	text(dst, sc.fHead, l.speedLabel.Min.X, l.speedLabel.Min.Y+16, "SPEED   (1× = about 3 s a card, an assumed pace)", colHeading)
 	for i, r := range l.speeds {
 		sc.button(dst, r, speedLabels[i], sc.fButton)
 	}
@@ -821,7 +821,7 @@ func (sc *Scene) drawWiring(dst *image.RGBA, f *session.Frame, ui *UI) {
 	p := l.unitPanel
 	b := sc.buf[:0]
 	b = append(b, "A-UNIT "...)
-	b = strconv.AppendInt(b, int64(ui.Unit+1), 10)
+	b = strconv.AppendInt(b, int64(ui.Unit), 10) // from 0, as the rig (R0.A17), train and features number them
 	text(dst, sc.fButton, p.Min.X+66, p.Min.Y+27, b, colText)
 	b = b[:0]
 	b = strconv.AppendInt(b, int64(nExc), 10)

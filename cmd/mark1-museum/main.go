@@ -1,6 +1,6 @@
 // Command mark1-museum is the museum's Mark I Perceptron: a full-screen machine that visitors
 // watch learn and teach. It opens a window on a built-in experiment (letters, shapes,
-// left/right, E/F) and trains it at the original's pace, 3 s a card; a visitor draws on the
+// left/right, E/F) and trains it at about 3 s a card (the original's pace, assumed); a visitor draws on the
 // retina and teaches the machine, picks an experiment, or points at any part to learn what it
 // is. Left alone for a minute it plays a narrated demonstration.
 //
@@ -97,7 +97,7 @@ func newFlagSet(st *settings) *flag.FlagSet {
 	fs.StringVar(&st.stateDir, "state-dir", defaultStateDir(), "folder where the machines are saved and resumed from (\"\" keeps nothing)")
 	fs.DurationVar(&st.saveEvery, "save-every", session.DefaultSaveEvery, "how often the machine is saved while it changes")
 	st.speed = speedFlag{session.Historical}
-	fs.Var(&st.speed, "speed", "cards' pace: 1 is the original's 3 s a card, 10 ten times faster, max as fast as possible")
+	fs.Var(&st.speed, "speed", "cards' pace: 1 is about 3 s a card (the original's, assumed), 10 ten times faster, max as fast as possible")
 	fs.Uint64Var(&st.seed, "seed", machine.Default().Seed, "seed of the machine's wiring and flaws")
 	fs.BoolVar(&st.ideal, "ideal", false, "every analog flaw off (the textbook perceptron)")
 	fs.DurationVar(&st.attract, "attract", console.DefaultAttractAfter, "idle time before the narrated demonstration (0: never)")

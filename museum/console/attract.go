@@ -20,7 +20,7 @@ type step struct {
 // Script is the attract mode's narration, played in a loop, one experiment after another.
 var script = []step{
 	{
-		say:  "In 1958 Frank Rosenblatt's team at the Cornell Aeronautical Laboratory built the Mark I Perceptron: a machine that learned to recognise pictures by itself. Watch it learn.",
+		say:  "In 1958 Frank Rosenblatt's perceptron was a program on an IBM 704 computer. In 1960 his team at the Cornell Aeronautical Laboratory showed the Mark I Perceptron, a machine that learned to recognise pictures by itself. Watch it learn.",
 		part: view.PartTitle, last: 9 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) {
 			a.exp = (a.exp + 1) % len(view.Experiments)

@@ -15,7 +15,7 @@ const Flags = `  --fullscreen        open full screen
   --state-dir DIR     folder where the machines are saved and resumed from ("" keeps nothing)
                       (default $XDG_STATE_HOME/mark1/museum, or ~/.local/state/mark1/museum)
   --save-every D      how often the machine is saved while it changes (default 5m0s)
-  --speed N|max       cards' pace: 1 is the original's 3 s a card, 10 ten times faster, max as fast as possible (default 1)
+  --speed N|max       cards' pace: 1 is about 3 s a card (the original's, assumed), 10 ten times faster, max as fast as possible (default 1)
   --seed N            seed of the machine's wiring and flaws (default 1)
   --ideal             every analog flaw off (the textbook perceptron)
   --attract D         idle time before the narrated demonstration (0: never) (default 1m0s)
