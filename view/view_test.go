@@ -6,9 +6,9 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
-	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -105,9 +105,11 @@ func drawScreen(t testing.TB, sc *view.Scene, s screen) *image.RGBA {
 	return img
 }
 
-// TestGolden draws the main screens and compares them, at half size, with the images in
-// testdata/ (approximately: fonts rasterise a little differently across versions). Run with
-// -update to rewrite them after a deliberate change, and look at them.
+// TestGolden draws the main screens and compares them with the images in testdata/, region
+// by region (the title, the caption, the card, the answer, the retina, the lamps, the
+// plug-board, the R-units, the heat maps, the dials or the zoomed rack, the controls, the
+// curve, and the whole screen for what crosses them), at full size. Run with -update to
+// rewrite them after a deliberate change, and look at them.
 func TestGolden(t *testing.T) {
 	for _, s := range screens(t) {
 		t.Run(s.name, func(t *testing.T) {
@@ -115,68 +117,108 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			img := half(drawScreen(t, sc, s))
+			img := drawScreen(t, sc, s)
 			path := filepath.Join("testdata", s.name+".png")
 			if *update {
 				writePNG(t, path, img)
 				return
 			}
-			want, err := readPNG(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./view -update to make it)", err)
-			}
-			if d, frac := compare(img, want); d > 4 || frac > 0.01 {
-				out := filepath.Join(t.TempDir(), s.name+".png")
-				writePNG(t, out, img)
-				t.Errorf("%s: mean difference %.2f, %.2f%% of pixels differ by more than 32 (got %s)", path, d, 100*frac, out)
+			for _, p := range goldenProblems(t, sc, s.name, img) {
+				t.Error(p)
 			}
 		})
 	}
 }
 
-// half shrinks img by two in each direction (box filter).
-func half(img *image.RGBA) *image.RGBA {
-	b := img.Bounds()
-	out := image.NewRGBA(image.Rect(0, 0, b.Dx()/2, b.Dy()/2))
-	for y := range out.Rect.Dy() {
-		for x := range out.Rect.Dx() {
-			for c := range 4 {
-				s := 0
-				for dy := range 2 {
-					for dx := range 2 {
-						s += int(img.Pix[img.PixOffset(2*x+dx, 2*y+dy)+c])
-					}
-				}
-				out.Pix[out.PixOffset(x, y)+c] = uint8(s / 4)
+// goldenProblems compares img region by region with the golden screen name and returns
+// what differs, writing the regions that do (got and want) to a temporary folder.
+func goldenProblems(t testing.TB, sc *view.Scene, name string, img *image.RGBA) []string {
+	path := filepath.Join("testdata", name+".png")
+	g, err := readPNG(path)
+	if err != nil {
+		return []string{fmt.Sprintf("%v (run go test ./view -update to make it)", err)}
+	}
+	want := image.NewRGBA(g.Bounds())
+	draw.Draw(want, want.Rect, g, g.Bounds().Min, draw.Src)
+	if want.Rect != img.Rect {
+		return []string{fmt.Sprintf("%s is %v, the screen %v", path, want.Rect, img.Rect)}
+	}
+	var out []string
+	for _, r := range sc.Regions() {
+		d := diffRegion(img, want, r.Rect)
+		if d.ok() {
+			if d.n > 0 {
+				t.Logf("%s, region %s: %v, within this architecture's tolerance", path, r.Name, d)
 			}
+			continue
 		}
+		dir := t.TempDir()
+		writePNG(t, filepath.Join(dir, "got.png"), img.SubImage(r.Rect))
+		writePNG(t, filepath.Join(dir, "want.png"), want.SubImage(r.Rect))
+		out = append(out, fmt.Sprintf("%s, region %s %v: %v (got and want in %s)", path, r.Name, r.Rect, d, dir))
 	}
 	return out
 }
 
-// compare returns the mean absolute difference per channel and the fraction of pixels with a
-// channel differing by more than 32.
-func compare(a *image.RGBA, b image.Image) (float64, float64) {
-	if a.Bounds() != b.Bounds() {
-		return math.Inf(1), 1
-	}
-	bb := image.NewRGBA(b.Bounds())
-	draw.Draw(bb, bb.Rect, b, b.Bounds().Min, draw.Src)
-	var sum, bad float64
-	for i := 0; i < len(a.Pix); i += 4 {
-		big := false
-		for c := range 3 {
-			d := math.Abs(float64(a.Pix[i+c]) - float64(bb.Pix[i+c]))
-			sum += d
-			big = big || d > 32
-		}
-		if big {
-			bad++
-		}
-	}
-	n := float64(len(a.Pix) / 4)
-	return sum / (3 * n), bad / n
+// regionDiff is how a region of the screen differs from its golden.
+type regionDiff struct {
+	n, pixels int             // pixels that differ at all, of pixels
+	big       int             // pixels with a channel off by more than bigDiff
+	max       int             // the largest difference in a channel
+	box       image.Rectangle // where the differing pixels are
 }
+
+// bigDiff is a difference no rounding makes: more than a quarter of the way from black to
+// white in a channel.
+const bigDiff = 64
+
+func diffRegion(a, b *image.RGBA, r image.Rectangle) regionDiff {
+	d := regionDiff{pixels: r.Dx() * r.Dy()}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		i := a.PixOffset(r.Min.X, y)
+		for x := r.Min.X; x < r.Max.X; x++ {
+			m := 0
+			for c := range 3 {
+				v := int(a.Pix[i+c]) - int(b.Pix[i+c])
+				m = max(m, v, -v)
+			}
+			if m > 0 {
+				d.n++
+				d.box = d.box.Union(image.Rect(x, y, x+1, y+1))
+				d.max = max(d.max, m)
+			}
+			if m > bigDiff {
+				d.big++
+			}
+			i += 4
+		}
+	}
+	return d
+}
+
+func (d regionDiff) String() string {
+	return fmt.Sprintf("%d of %d pixels differ (%d by more than %d; at most %d), in %v", d.n, d.pixels, d.big, bigDiff, d.max, d.box)
+}
+
+// ok says whether the region matches its golden. On amd64, where the goldens are made, it
+// must match exactly: the view draws with integer pixels, its own glyph masks and float64
+// arithmetic that Go computes the same way every time there, so any difference is a change.
+// Elsewhere Go may fuse a multiplication and an addition into one instruction (arm64,
+// ppc64le, s390x, riscv64), which rounds the last bit of the glyphs' and the discs' coverage
+// differently: an anti-aliased edge pixel may move by a level. Measured under
+// qemu-aarch64 (GOARCH=arm64 go test -exec qemu-aarch64-static -run TestGolden -v ./view):
+// the six screens differed from amd64's in at most 10 pixels each, all in the caption's and
+// one dial's edges, by at most 1 level. There a region may differ by at most otherArchMax in
+// a channel, in at most 1 pixel in 2,000 of it plus 16. A missing panel, label, lamp, bar
+// or pointer changes far more pixels by far more.
+func (d regionDiff) ok() bool {
+	if runtime.GOARCH == "amd64" {
+		return d.n == 0
+	}
+	return d.max <= otherArchMax && d.n <= d.pixels/2000+16
+}
+
+const otherArchMax = 4
 
 func writePNG(t testing.TB, path string, img image.Image) {
 	t.Helper()
