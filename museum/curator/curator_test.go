@@ -1,0 +1,157 @@
+package curator
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExampleIsTheDefaults(t *testing.T) {
+	ex := Example()
+	c := Parse(ex, "example.toml")
+	if len(c.Problems) > 0 {
+		t.Fatalf("the example has problems: %q", c.Problems)
+	}
+	want := Default()
+	want.Path = "example.toml"
+	want.Experiments = []string{"letters", "shapes", "leftright", "ef"}
+	want.Sound.Set = true // the example says sound.on = false
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("the example reads as\n%+v\nwant the defaults\n%+v", c, want)
+	}
+	for _, k := range keys {
+		_, name, _ := strings.Cut(k.name, ".")
+		if !strings.Contains(string(ex), "\n"+name+" = ") {
+			t.Errorf("the example does not show %s", k.name)
+		}
+	}
+}
+
+func TestSettings(t *testing.T) {
+	c := Parse([]byte(`
+[exhibit]
+institution = "Museum of Computing"
+experiments = ["ef", "letters"]
+experiment = "ef"
+language = "fr"
+save_every = "30m"
+[attract]
+after = "2m"
+pace = 1.5
+text = "Touch me!"
+[sound]
+on = true
+volume = 0.25
+[camera]
+on = true
+device = "/dev/video2"
+width = 640
+height = 480
+mirror = true
+[screen]
+orientation = "portrait"
+rotate = 90
+width = 1080
+height = 1920
+[staff]
+status_addr = "127.0.0.1:9100"
+status_file = "/run/mark1/status.json"
+log_file = "/var/log/mark1/museum.log"
+log_max_mb = 5
+`), "m.toml")
+	if len(c.Problems) > 0 {
+		t.Fatalf("problems: %q", c.Problems)
+	}
+	want := Config{
+		Institution: "Museum of Computing", Experiments: []string{"ef", "letters"}, Experiment: "ef", Language: "fr",
+		SaveEvery: 30 * time.Minute,
+		Attract:   Attract{After: 2 * time.Minute, Pace: 1.5, Text: "Touch me!"},
+		Sound:     Sound{On: true, Set: true, Volume: 0.25},
+		Camera:    Camera{On: true, Device: "/dev/video2", Width: 640, Height: 480, Mirror: true},
+		Screen:    Screen{Width: 1080, Height: 1920, Orientation: "portrait", Rotate: 90},
+		Staff:     Staff{StatusAddr: "127.0.0.1:9100", StatusFile: "/run/mark1/status.json", LogFile: "/var/log/mark1/museum.log", LogMaxMB: 5},
+		Path:      "m.toml",
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("got\n%+v\nwant\n%+v", c, want)
+	}
+}
+
+// TestMistakesKeepDefaults: each bad key is named with its file and line and keeps its
+// default; the good keys still apply.
+func TestMistakesKeepDefaults(t *testing.T) {
+	c := Parse([]byte(`[exhibit]
+institution = "Good"
+experiments = ["letters", "digits"]
+save_every = 300
+[sound]
+volume = 1.5
+on = "yes"
+[camera]
+device = "video0"
+colour = true
+[screen]
+rotate = 45
+orientation = "portrait"
+[staff]
+status_addr = "0.0.0.0:8177"
+[lights]
+on = true
+`), "museum.toml")
+	want := []string{
+		"museum.toml:3: exhibit.experiments:",
+		"museum.toml:4: exhibit.save_every:",
+		"museum.toml:6: sound.volume: 1.5 is not between 0 and 1",
+		"museum.toml:7: sound.on: want true or false",
+		"museum.toml:9: camera.device:",
+		"museum.toml:10: camera.colour: unknown key",
+		"museum.toml:12: screen.rotate:",
+		"museum.toml:15: staff.status_addr:",
+		"museum.toml:16: [lights]: unknown section",
+	}
+	if len(c.Problems) != len(want) {
+		t.Fatalf("%d problems, want %d:\n%s", len(c.Problems), len(want), strings.Join(c.Problems, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(c.Problems[i], w) {
+			t.Errorf("problem %d: %q, want it to start %q", i, c.Problems[i], w)
+		}
+	}
+	d := Default()
+	if c.Institution != "Good" || c.Screen.Orientation != "portrait" {
+		t.Errorf("the good keys were not used: %q %q", c.Institution, c.Screen.Orientation)
+	}
+	if c.Experiments != nil || c.SaveEvery != d.SaveEvery || c.Sound != d.Sound || c.Camera.Device != d.Camera.Device ||
+		c.Screen.Rotate != 0 || c.Staff.StatusAddr != d.Staff.StatusAddr {
+		t.Errorf("a bad key did not keep its default: %+v", c)
+	}
+}
+
+func TestNotTOML(t *testing.T) {
+	c := Parse([]byte("[sound]\nvolume = 0.3\non = tru\n"), "m.toml")
+	if len(c.Problems) != 1 || !strings.HasPrefix(c.Problems[0], "m.toml:3: not TOML") {
+		t.Fatalf("problems %q, want one at m.toml:3", c.Problems)
+	}
+	if c.Sound.Volume != Default().Sound.Volume {
+		t.Errorf("a file that is not TOML set the volume to %v", c.Sound.Volume)
+	}
+	c = Parse([]byte("[sound]\nvolume = 0.3\nvolume = 0.4\n"), "m.toml")
+	if len(c.Problems) != 1 || !strings.HasPrefix(c.Problems[0], "m.toml:3: sound.volume: given twice (first on line 2)") {
+		t.Errorf("problems %q", c.Problems)
+	}
+}
+
+func TestRead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.toml")
+	os.WriteFile(p, []byte("[exhibit]\ninstitution = \"X\"\n"), 0o644)
+	if c := Read(p); c.Institution != "X" || len(c.Problems) > 0 {
+		t.Errorf("%+v", c)
+	}
+	c := Read(filepath.Join(t.TempDir(), "none.toml"))
+	if len(c.Problems) != 1 || !strings.Contains(c.Problems[0], "none.toml") {
+		t.Errorf("a missing file: %q", c.Problems)
+	}
+}
