@@ -463,7 +463,7 @@ func checkTimes(st *state) error {
 		return fmt.Errorf("clock_s: %v, want a machine time of 0..%g s", clock, float64(MaxClock))
 	}
 	n := float64(st.Presentations)
-	if need := n * pt; need-n*0x1p-52*max(clock, need) > clock {
+	if need := n * pt; need-float64(float64(n*0x1p-52)*max(clock, need)) > clock { // products rounded: no fused multiply-add on arm64
 		return fmt.Errorf("presentations: %d of %v s take %v s, but the machine's clock_s is %v", st.Presentations, pt, need, clock)
 	}
 	for r, rs := range st.Racks {
@@ -478,7 +478,7 @@ func checkTimes(st *state) error {
 			continue // warm_left is 1 (the rack's own check)
 		}
 		want := detmath.Exp(-clock / p.TrackTau)
-		if math.Abs(rs.WarmLeft-want) > 1e-9+1e-3*want {
+		if math.Abs(rs.WarmLeft-want) > 1e-9+float64(1e-3*want) {
 			return fmt.Errorf("racks[%d]: warm_left %v, but a rack warming up with track_tau_s %v has %.6g left at clock_s %v", r, rs.WarmLeft, p.TrackTau, want, clock)
 		}
 	}
