@@ -463,7 +463,7 @@ func checkTimes(st *state) error {
 		return fmt.Errorf("clock_s: %v, want a machine time of 0..%g s", clock, float64(MaxClock))
 	}
 	n := float64(st.Presentations)
-	if need := n * pt; need-float64(float64(n*0x1p-52)*max(clock, need)) > clock { // products rounded: no fused multiply-add on arm64
+	if need := float64(n * pt); need-float64(float64(n*0x1p-52)*max(clock, need)) > clock { // products rounded: no fused multiply-add on arm64
 		return fmt.Errorf("presentations: %d of %v s take %v s, but the machine's clock_s is %v", st.Presentations, pt, need, clock)
 	}
 	for r, rs := range st.Racks {
