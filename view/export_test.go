@@ -108,4 +108,5 @@ var (
 	ColBackground, ColTitleBar, ColBlue       = colBackground, colTitleBar, colBlue
 	ColHighlight, ColCellDark, ColCellLit     = colHighlight, colCellDark, colCellLit
 	ColDialFace, ColButton, ColPaper, ColInk  = colDialFace, colButton, colPaper, colInk
+	ColTextFaint, ColHeatZero                 = colTextFaint, colHeatZero
 )

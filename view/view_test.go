@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,39 +124,68 @@ func TestGolden(t *testing.T) {
 				writePNG(t, path, img)
 				return
 			}
-			for _, p := range goldenProblems(t, sc, s.name, img) {
-				t.Error(p)
+			for _, p := range goldenProblems(t, sc, s.name, img, true) {
+				t.Error(p.msg)
 			}
 		})
 	}
 }
 
-// goldenProblems compares img region by region with the golden screen name and returns
-// what differs, writing the regions that do (got and want) to a temporary folder.
-func goldenProblems(t testing.TB, sc *view.Scene, name string, img *image.RGBA) []string {
-	path := filepath.Join("testdata", name+".png")
-	g, err := readPNG(path)
+// A goldenProblem is a region of the screen that differs from its golden.
+type goldenProblem struct {
+	region, msg string
+}
+
+var (
+	goldenMu sync.Mutex
+	goldens  = map[string]*image.RGBA{}
+)
+
+// golden reads testdata/name.png (once).
+func golden(name string) (*image.RGBA, error) {
+	goldenMu.Lock()
+	defer goldenMu.Unlock()
+	if g := goldens[name]; g != nil {
+		return g, nil
+	}
+	g, err := readPNG(filepath.Join("testdata", name+".png"))
 	if err != nil {
-		return []string{fmt.Sprintf("%v (run go test ./view -update to make it)", err)}
+		return nil, err
 	}
 	want := image.NewRGBA(g.Bounds())
 	draw.Draw(want, want.Rect, g, g.Bounds().Min, draw.Src)
-	if want.Rect != img.Rect {
-		return []string{fmt.Sprintf("%s is %v, the screen %v", path, want.Rect, img.Rect)}
+	goldens[name] = want
+	return want, nil
+}
+
+// goldenProblems compares img region by region with the golden screen name and returns the
+// regions that differ; with write, it writes them (got and want) to a temporary folder.
+func goldenProblems(t testing.TB, sc *view.Scene, name string, img *image.RGBA, write bool) []goldenProblem {
+	path := filepath.Join("testdata", name+".png")
+	want, err := golden(name)
+	if err != nil {
+		return []goldenProblem{{"screen", fmt.Sprintf("%v (run go test ./view -update to make it)", err)}}
 	}
-	var out []string
+	if want.Rect != img.Rect {
+		return []goldenProblem{{"screen", fmt.Sprintf("%s is %v, the screen %v", path, want.Rect, img.Rect)}}
+	}
+	var out []goldenProblem
 	for _, r := range sc.Regions() {
 		d := diffRegion(img, want, r.Rect)
 		if d.ok() {
-			if d.n > 0 {
+			if d.n > 0 && write {
 				t.Logf("%s, region %s: %v, within this architecture's tolerance", path, r.Name, d)
 			}
 			continue
 		}
-		dir := t.TempDir()
-		writePNG(t, filepath.Join(dir, "got.png"), img.SubImage(r.Rect))
-		writePNG(t, filepath.Join(dir, "want.png"), want.SubImage(r.Rect))
-		out = append(out, fmt.Sprintf("%s, region %s %v: %v (got and want in %s)", path, r.Name, r.Rect, d, dir))
+		msg := fmt.Sprintf("%s, region %s %v: %v", path, r.Name, r.Rect, d)
+		if write {
+			dir := t.TempDir()
+			writePNG(t, filepath.Join(dir, "got.png"), img.SubImage(r.Rect))
+			writePNG(t, filepath.Join(dir, "want.png"), want.SubImage(r.Rect))
+			msg += " (got and want in " + dir + ")"
+		}
+		out = append(out, goldenProblem{r.Name, msg})
 	}
 	return out
 }
