@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -30,11 +31,30 @@ type Item struct {
 	Value string `json:"value"`
 }
 
+// How near a historical figure's source stands to the event (Finding.Kind).
+const (
+	// Primary: written at the time by those who did the work or saw it (a laboratory report, a
+	// paper, a manual, a photograph's caption, a newspaper of the day).
+	Primary = "primary"
+	// Secondary: written later from primary sources (a history, a textbook, a recollection).
+	Secondary = "secondary"
+	// Tertiary: an encyclopedia article or a summary whose own source is not known.
+	Tertiary = "tertiary"
+	// Unverified: a figure that has been repeated without a source anyone here could find.
+	Unverified = "unverified"
+	// Assumed: no source; the emulator's assumption.
+	Assumed = "assumed"
+)
+
+// SourceKinds are the kinds a Finding may give, nearest the event first.
+var SourceKinds = []string{Primary, Secondary, Tertiary, Unverified, Assumed}
+
 // Finding sets a figure history reports beside the one the emulator measured.
 type Finding struct {
 	What     string  `json:"what"`
 	Record   string  `json:"record"`   // the figure as reported, in the record's words
 	Source   string  `json:"source"`   // where it is reported
+	Kind     string  `json:"kind"`     // how near the source stands: one of SourceKinds
 	Measured string  `json:"measured"` // the emulator's figure, with its conditions
 	Value    float64 `json:"value"`    // the measured number (an accuracy, a count)
 	Gap      string  `json:"gap"`      // why the two differ, or that they agree
@@ -63,6 +83,21 @@ func (t *Table) AddRow(cells ...any) {
 	t.Rows = append(t.Rows, row)
 }
 
+// Check holds a figure of a quick run (mark1 experiment NAME --quick, mark1 lab DEMO --quick)
+// within a band: what a working machine gives under the quick run's fixed conditions, and what
+// a broken one (a machine that never learns, a measurement that counts the wrong thing) falls
+// outside. The tests hold every check of every quick run in its band.
+type Check struct {
+	What   string  `json:"what"`
+	Value  float64 `json:"value"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Broken string  `json:"broken,omitempty"` // what a broken machine gives instead
+}
+
+// Within reports whether the value lies in the band, ends included.
+func (c Check) Within() bool { return c.Value >= c.Min && c.Value <= c.Max }
+
 // Report is everything one run measured.
 type Report struct {
 	Name       string         `json:"name"`
@@ -74,6 +109,8 @@ type Report struct {
 	Tables     []*Table       `json:"tables,omitempty"`
 	Figures    []*plot.Figure `json:"-"`
 	Notes      []string       `json:"notes,omitempty"`
+	// Checks are the quick run's figures and their bands (empty for other runs).
+	Checks []Check `json:"checks,omitempty"`
 	// Seconds is the run's wall-clock time: the one number that differs from run to run.
 	Seconds float64 `json:"seconds"`
 	// Data holds the run's results for programs (the JSON output), as the run defines them.
@@ -143,7 +180,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "\n%s\n", wrap(f.What, LineWidth, ""))
-		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.Source+")", 85, "            "))
+		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.cited()+")", 85, "            "))
 		fmt.Fprintf(&b, "  measured: %s\n", wrap(f.Measured, 85, "            "))
 		fmt.Fprintf(&b, "  gap:      %s\n", wrap(f.Gap, 85, "            "))
 	}
@@ -164,11 +201,46 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, 89, "      "))
 	}
+	if t := r.ChecksTable(); t != nil {
+		fmt.Fprintf(&b, "\n%s\n", wrap(t.Title, LineWidth, ""))
+		writeTable(&b, t)
+		fmt.Fprintf(&b, "  %s\n", wrap(t.Note, 93, "  "))
+	}
 	if r.Seconds > 0 {
 		fmt.Fprintf(&b, "\nrun time: %.1f s\n", r.Seconds)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cited names the source and its kind: "Rosenblatt 1958; primary".
+func (f Finding) cited() string {
+	if f.Kind == "" {
+		return f.Source
+	}
+	return f.Source + "; " + f.Kind
+}
+
+// ChecksTable returns the checks as a table (nil when there are none).
+func (r *Report) ChecksTable() *Table {
+	if len(r.Checks) == 0 {
+		return nil
+	}
+	t := &Table{Name: "checks", Title: "Quick-run checks: each figure and the band a working machine keeps it in",
+		Columns: []string{"within", "measured", "band", "figure (and what a broken machine gives)"},
+		Note:    "The tests run the quick run and hold every figure in its band; a machine that never learns, or a measurement of the wrong thing, falls outside it."}
+	for _, c := range r.Checks {
+		within := "yes"
+		if !c.Within() {
+			within = "NO"
+		}
+		what := c.What
+		if c.Broken != "" {
+			what += " (broken: " + c.Broken + ")"
+		}
+		t.AddRow(within, strconv.FormatFloat(c.Value, 'g', 4, 64), strconv.FormatFloat(c.Min, 'g', 4, 64)+" to "+strconv.FormatFloat(c.Max, 'g', 4, 64), what)
+	}
+	return t
 }
 
 // NumericColumns reports, for each column, whether every cell in it that is not empty looks
@@ -542,7 +614,7 @@ code { background: #f4f4f4; padding: 0 0.2em; } .note { color: #444; }
 {{end}}</table>{{end}}
 {{with .Findings}}<h2>The record and the emulator</h2>
 {{range .}}<div class="finding"><h3>{{.What}}</h3><dl>
-<dt>record</dt><dd>{{.Record}} <i>({{.Source}})</i></dd>
+<dt>record</dt><dd>{{.Record}} <i>({{.Source}}{{with .Kind}}; {{.}}{{end}})</i></dd>
 <dt>measured</dt><dd>{{.Measured}}</dd>
 <dt>gap</dt><dd>{{.Gap}}</dd></dl></div>
 {{end}}{{end}}
@@ -560,6 +632,11 @@ code { background: #f4f4f4; padding: 0 0.2em; } .note { color: #444; }
 {{with .Notes}}<h2>Notes</h2>
 <ul>{{range .}}<li>{{.}}</li>
 {{end}}</ul>{{end}}
+{{with .ChecksTable}}<h2>{{.Title}}</h2>
+<table><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+<p class="note">{{.Note}}</p>{{end}}
 <p class="note">Written by mark1; the whole report as data: <a href="report.json">report.json</a>. Run time {{printf "%.1f" .Seconds}} s (the one figure that varies from run to run).</p>
 </body>
 </html>

@@ -248,3 +248,40 @@ func TestCSVNumbers(t *testing.T) {
 		t.Fatalf("WriteCSV:\n%s", b.String())
 	}
 }
+
+// TestChecksAndKinds: a finding names its source's kind after the source; a quick run's checks
+// come out as a table that says which figure left its band, and in the JSON.
+func TestChecksAndKinds(t *testing.T) {
+	r := sample()
+	r.Findings[0].Kind = Tertiary
+	r.Checks = []Check{
+		{What: "right after 40 trials", Value: 97, Min: 90, Max: 100, Broken: "about 50"},
+		{What: "left out", Value: 0.5, Min: 0.6, Max: 1},
+	}
+	if !r.Checks[0].Within() || r.Checks[1].Within() || !(Check{Value: 1, Min: 1, Max: 1}).Within() {
+		t.Fatal("Within")
+	}
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(somewhere; tertiary)", "Quick-run checks", "yes", "97 90 to 100", "(broken: about 50)", "NO", "0.5 0.6 to 1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	var h bytes.Buffer
+	if err := r.WriteHTML(&h); err != nil || !strings.Contains(h.String(), "somewhere; tertiary") || !strings.Contains(h.String(), "<td>NO</td>") {
+		t.Errorf("html: %v\n%s", err, h.String())
+	}
+	j, err := json.Marshal(r)
+	if err != nil || !strings.Contains(string(j), `"checks":[{"what":"right after 40 trials","value":97,"min":90,"max":100,"broken":"about 50"}`) || !strings.Contains(string(j), `"kind":"tertiary"`) {
+		t.Errorf("json: %v %s", err, j)
+	}
+	r.Checks = nil
+	b.Reset()
+	r.WriteText(&b)
+	if strings.Contains(b.String(), "Quick-run") {
+		t.Error("a run without checks prints a checks table")
+	}
+}
