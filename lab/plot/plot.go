@@ -39,6 +39,8 @@ type Series struct {
 	// Reference draws the series as a thin grey dashed line: a level or a mark to read the
 	// others against, not data.
 	Reference bool
+	// Arrow draws an arrowhead at the line's last point (a vector drawn from its first).
+	Arrow bool
 }
 
 // Boundary is the line w[0] x + w[1] y + w[2] = 0 of a two-feature discriminant.
@@ -55,6 +57,12 @@ type Regions struct {
 	Cols, Rows             int
 	XMin, XMax, YMin, YMax float64
 	Class                  []int
+	// Grey, when above 0, draws the values from Grey up in greys (Grey the lightest, each
+	// further value darker) instead of colours: cells no class is answered in (ambiguous, no
+	// decision).
+	Grey int
+	// Names, when given, names the values 0, 1, ... in the legend with a swatch of their colour.
+	Names []string
 }
 
 // Grid is a heat map of Rows x Cols values, row-major, row 0 at the top (as the retina's rows).
@@ -84,6 +92,9 @@ type Figure struct {
 	Grids          []Grid
 	Bars           []Bar
 	Caption        string // what the figure shows, for reports
+	// Equal gives both axes the same scale (a square plot over equal spans), so that angles
+	// in the plane are drawn true: a weight vector normal to its boundary looks normal.
+	Equal bool
 }
 
 // Size of a figure in points (1/72 inch); PNGs are drawn at 96 dpi... by gonum's default.
@@ -112,7 +123,13 @@ func (f *Figure) WritePNG(w io.Writer) error {
 	if f.Regions != nil || len(f.Boundaries) > 0 {
 		h = width * 0.8 // decision-boundary plots keep the plane's proportions better
 	}
-	return writeWithLegend(p, legend, w, width, h)
+	wd := width
+	if f.Equal {
+		// The data area square: the axes' labels and ticks take about as much room across
+		// as down.
+		wd, h = 0.8*width, 0.8*width
+	}
+	return writeWithLegend(p, legend, w, wd, h)
 }
 
 // legendEntry is one line of a legend.
@@ -208,9 +225,15 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 			return nil, nil, errors.New("plot: regions: grid size and classes disagree")
 		}
 		k := slices.Max(r.Class) + 1
-		h := plotter.NewHeatMap(regionGrid{r}, lightPalette(k))
+		pal := regionPalette(r, k)
+		h := plotter.NewHeatMap(regionGrid{r}, pal)
 		h.Min, h.Max = -0.5, float64(k)-0.5
 		p.Add(h)
+		for i, name := range r.Names {
+			if i < len(pal) && name != "" {
+				legend = append(legend, legendEntry{name, swatch{pal[i]}})
+			}
+		}
 	}
 	for i, s := range f.Series {
 		pts := xys(s, f.LogX, f.LogY)
@@ -251,6 +274,13 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 			l.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 		}
 		p.Add(l)
+		if s.Arrow && len(pts) >= 2 {
+			head, err := arrowHead(pts[len(pts)-2], pts[len(pts)-1], l.LineStyle)
+			if err != nil {
+				return nil, nil, err
+			}
+			p.Add(head)
+		}
 		if s.Name != "" {
 			legend = append(legend, legendEntry{s.Name, l})
 		}
@@ -280,7 +310,17 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 			legend = append(legend, legendEntry{name, l})
 		}
 	}
-	if len(f.Boundaries) > 0 || f.Regions != nil {
+	if f.Equal && !math.IsInf(xmin, 0) {
+		// Equal spans, centred on the data (the plot is drawn square).
+		if len(f.Boundaries) == 0 && f.Regions == nil {
+			padX, padY := float64((xmax-xmin)*0.08), float64((ymax-ymin)*0.08)
+			xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+padY
+		}
+		span := max(xmax-xmin, ymax-ymin, 1e-9)
+		cx, cy := (xmin+xmax)/2, (ymin+ymax)/2
+		xmin, xmax, ymin, ymax = cx-span/2, cx+span/2, cy-span/2, cy+span/2
+	}
+	if len(f.Boundaries) > 0 || f.Regions != nil || f.Equal {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
 	}
 	if f.YMax > f.YMin {
@@ -327,6 +367,50 @@ func (g regionGrid) X(c int) float64 {
 func (g regionGrid) Y(r int) float64 {
 	step := (g.r.YMax - g.r.YMin) / float64(g.r.Rows)
 	return g.r.YMin + float64(step*(float64(r)+0.5))
+}
+
+// arrowHead returns the two short strokes of an arrowhead at b, for a line from a to b, an
+// eighth of the line's length (in data units; the figure should have Equal axes).
+func arrowHead(a, b plotter.XY, style draw.LineStyle) (*plotter.Line, error) {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	n := math.Hypot(dx, dy)
+	if n == 0 {
+		return plotter.NewLine(plotter.XYs{b, b})
+	}
+	size := n / 8
+	ux, uy := dx/n, dy/n
+	// Back along the line and out to either side by half as much.
+	left := plotter.XY{X: b.X - float64(size*ux) - float64(size*uy/2), Y: b.Y - float64(size*uy) + float64(size*ux/2)}
+	right := plotter.XY{X: b.X - float64(size*ux) + float64(size*uy/2), Y: b.Y - float64(size*uy) - float64(size*ux/2)}
+	l, err := plotter.NewLine(plotter.XYs{left, b, right})
+	if err != nil {
+		return nil, err
+	}
+	l.LineStyle = style
+	l.LineStyle.Dashes = nil
+	return l, nil
+}
+
+// swatch is a legend's square of a region's colour.
+type swatch struct{ c color.Color }
+
+// Thumbnail fills the legend entry's box with the colour, edged in grey.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
+	c.FillPolygon(s.c, pts)
+	c.StrokeLines(draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(0.5)}, append(pts, pts[0]))
+}
+
+// regionPalette returns the colours of the values 0..k-1 of r: pale series colours, and from
+// r.Grey up (when above 0) greys, each darker than the last.
+func regionPalette(r *Regions, k int) palette {
+	p := lightPalette(k)
+	if r.Grey > 0 {
+		for i := r.Grey; i < k; i++ {
+			p[i] = color.Gray{Y: uint8(max(120, 215-40*(i-r.Grey)))}
+		}
+	}
+	return p
 }
 
 // palette is a list of colours (gonum's palette.Palette).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"flag"
+	"image/color"
 	"image/png"
 	"math"
 	"os"
@@ -39,6 +40,12 @@ func sampleFigures() []*Figure {
 		{Name: "regions", Title: "three classes", Regions: regions,
 			Series: []Series{{Name: "a", X: []float64{-1}, Y: []float64{0}, Points: true}}},
 		{Name: "heat", Title: "receptive fields", Grids: []Grid{heat, heat, heat, heat, heat}},
+		{Name: "normal", Title: "w normal to its boundary", Equal: true, XLabel: "x1", YLabel: "x2",
+			Series: []Series{{Name: "points", X: []float64{0, 4}, Y: []float64{0, 1}, Points: true},
+				{Name: "w", X: []float64{1, 2}, Y: []float64{1, 2}, Arrow: true}},
+			Boundaries: []Boundary{{Name: "x1 + x2 = 2", W: [3]float64{1, 1, -2}}}},
+		{Name: "undecided", Title: "regions nobody answers", Regions: &Regions{Cols: 3, Rows: 1, XMin: 0, XMax: 3, YMin: 0, YMax: 1,
+			Class: []int{0, 2, 3}, Grey: 2, Names: []string{"a", "b", "ambiguous", "no class"}}},
 		{Name: "bars", Title: "test accuracy", YLabel: "accuracy", YMin: 0, YMax: 1,
 			Bars: []Bar{{"ideal", 0.95}, {"blur", 0.93}, {"gamma", 0.95}, {"spread", 0.9}, {"lag", 0.9}, {"dark_noise", 0.8}, {"all", 0.7}}},
 	}
@@ -111,6 +118,38 @@ func TestBoundarySegment(t *testing.T) {
 		if ok && (seg[0].X != tt.x[0] || seg[1].X != tt.x[1] || seg[0].Y != tt.y[0] || seg[1].Y != tt.y[1]) {
 			t.Errorf("%v: segment %v", tt.w, seg)
 		}
+	}
+}
+
+// TestEqualAxes: an Equal figure spans as much across as down (so that a right angle is drawn
+// as one); without Equal the spans follow the data.
+func TestEqualAxes(t *testing.T) {
+	f := &Figure{Series: []Series{{X: []float64{0, 4}, Y: []float64{0, 1}, Points: true}}, Equal: true}
+	p, _, err := f.linePlot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dx, dy := p.X.Max-p.X.Min, p.Y.Max-p.Y.Min; math.Abs(dx-dy) > 1e-12 || dx < 4 || p.Y.Min > 0 || p.Y.Max < 1 {
+		t.Errorf("spans %v x %v (%v..%v, %v..%v)", dx, dy, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	f.Equal = false
+	if p, _, _ = f.linePlot(); p.X.Max-p.X.Min == p.Y.Max-p.Y.Min {
+		t.Errorf("unequal data drawn with equal spans without Equal")
+	}
+}
+
+// TestRegionGreys: values from Grey up are greys, darker one by one; names go in the legend.
+func TestRegionGreys(t *testing.T) {
+	r := &Regions{Cols: 4, Rows: 1, XMax: 1, YMax: 1, Class: []int{0, 1, 2, 3}, Grey: 2, Names: []string{"a", "b", "ambiguous", "none"}}
+	pal := regionPalette(r, 4)
+	g2, ok2 := pal[2].(color.Gray)
+	g3, ok3 := pal[3].(color.Gray)
+	if _, grey := pal[1].(color.Gray); grey || !ok2 || !ok3 || g3.Y >= g2.Y {
+		t.Errorf("palette %v", pal)
+	}
+	_, legend, err := (&Figure{Regions: r}).linePlot()
+	if err != nil || len(legend) != 4 || legend[2].name != "ambiguous" {
+		t.Errorf("legend %v, %v", legend, err)
 	}
 }
 
