@@ -10,6 +10,10 @@
 #    SIGTERM, no display, -h with and without one, frame rate while training at full speed, no
 #    XGB lines under a bare Xvfb of the test's own) under xvfb-run;
 #  - builds the browser version and loads it in headless Chromium (cmd/mark1 TestBrowser);
+#  - runs view's goldens and its readings of what the visitor sees compiled for arm64 under
+#    qemu (scripts/test-arm64.sh): there the goldens hold within the tolerance TestGolden
+#    states, measured so (go test ./view, run by make test, holds them exactly on amd64 and
+#    leaves out each of the scene's draw steps in turn: TestEachDrawStepIsSeen);
 #  - runs the soak test for MARK1_SOAK (default 30s).
 # Without the tag, "go test ./..." has no window tests and never links ebiten's GLFW.
 set -euo pipefail
@@ -35,6 +39,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bash scripts/web-build.sh "$tmp/web" >/dev/null
 MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^TestBrowser$' ./cmd/mark1/
+
+echo "museum-test: view's goldens and readings on arm64 under qemu"
+bash scripts/test-arm64.sh ./view '-test.run=^(TestGolden|TestWhatTheVisitorSees)$'
 
 echo "museum-test: soak for ${MARK1_SOAK:=30s}"
 MARK1_SOAK=$MARK1_SOAK "$go" test -count=1 -run '^TestSoak$' -v ./museum/console/ | grep -E 'soak:|^(ok|FAIL|---)'
