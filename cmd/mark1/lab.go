@@ -49,6 +49,8 @@ func labDemos() []labDemo {
 		{"forget", "[--data SPEC --test SPEC --hours LIST]", "a trained machine left idle for machine-hours forgets", labForget},
 		{"aunits", "[--data SPEC --test SPEC --counts LIST]", "why random A-units help: pixels against 512 and 4,096 A-units", labAUnits},
 		{"fields", "[--data SPEC]", "what each R-unit has learned, carried back onto the retina", labFields},
+		{"trace", "--data FILE | --point X,...,Y ... [--init W]", "a rule worked by hand: every presentation in exact numbers", labTrace},
+		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,9 @@ import (
 
 // TestLabWorksheets runs every mark1 command of the worksheets' "sh" code blocks
 // (docs/lab/*.md), each worksheet in a fresh folder, in order: the commands a teacher hands out
-// must run as written. A command may end with "> FILE" (its output is written there).
+// must run as written. A command may end with "> FILE" (its output is written there). From
+// worksheet 9 on, what each part's "*Observe:*" paragraphs quote must be in what the part's
+// commands printed (see checkObservations).
 func TestLabWorksheets(t *testing.T) {
 	files, err := filepath.Glob("../../docs/lab/*.md")
 	if err != nil || len(files) < 8 {
@@ -32,6 +36,7 @@ func TestLabWorksheets(t *testing.T) {
 		if err := os.Chdir(t.TempDir()); err != nil {
 			t.Fatal(err)
 		}
+		printed := map[int]string{} // each part's commands' output
 		for _, c := range cmds {
 			t0 := time.Now()
 			code, stdout, stderr := mark1(t, c.args...)
@@ -46,9 +51,13 @@ func TestLabWorksheets(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			printed[c.part] += stdout + "\n"
 			ran++
 		}
 		os.Chdir(wd)
+		if checked(file) {
+			checkObservations(t, file, printed)
+		}
 	}
 	if ran < 20 {
 		t.Fatalf("ran only %d worksheet commands", ran)
@@ -57,9 +66,9 @@ func TestLabWorksheets(t *testing.T) {
 }
 
 type shCommand struct {
-	line      int
-	text, out string
-	args      []string
+	line, part int // part: the "## " headings above it
+	text, out  string
+	args       []string
 }
 
 // shCommands returns the mark1 commands of a Markdown file's ```sh blocks.
@@ -72,10 +81,13 @@ func shCommands(t *testing.T, file string) []shCommand {
 	defer f.Close()
 	var out []shCommand
 	sc := bufio.NewScanner(f)
-	inSh, line := false, 0
+	inSh, line, part := false, 0, 0
 	for sc.Scan() {
 		line++
 		trimmed := strings.TrimSpace(sc.Text())
+		if !inSh && strings.HasPrefix(trimmed, "## ") {
+			part++
+		}
 		switch {
 		case strings.HasPrefix(trimmed, "```"):
 			inSh = !inSh && trimmed == "```sh"
@@ -93,7 +105,7 @@ func shCommands(t *testing.T, file string) []shCommand {
 			trimmed = strings.TrimSpace(trimmed[:i])
 		}
 		args := strings.Fields(trimmed)[1:]
-		c := shCommand{line: line, text: text}
+		c := shCommand{line: line, part: part, text: text}
 		if n := len(args); n >= 2 && args[n-2] == ">" {
 			c.out, args = args[n-1], args[:n-2]
 		}
@@ -101,4 +113,97 @@ func shCommands(t *testing.T, file string) []shCommand {
 		out = append(out, c)
 	}
 	return out
+}
+
+// checked reports whether a worksheet's observations are checked against its output: those
+// numbered 9 and on (09-trace.md, ...).
+func checked(file string) bool {
+	n, err := strconv.Atoi(strings.SplitN(filepath.Base(file), "-", 2)[0])
+	return err == nil && n >= 9
+}
+
+var (
+	// A number as a worksheet writes it: alone, not part of a name such as x1, w0 or K-1.
+	proseNumber = regexp.MustCompile(`(?:^|[\s(\[])(-?\d+(?:\.\d+)?(?:/\d+)?)(?:%|\b)`)
+	// A number anywhere in a program's output.
+	outputNumber = regexp.MustCompile(`-?\d+(?:\.\d+)?(?:/\d+)?`)
+	thousands    = regexp.MustCompile(`(\d),(\d{3})\b`)
+	codeSpan     = regexp.MustCompile("`([^`]*)`")
+)
+
+// flat joins a text's lines and runs of spaces, and writes 1,620 as 1620.
+func flat(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	for thousands.MatchString(s) {
+		s = thousands.ReplaceAllString(s, "$1$2")
+	}
+	return s
+}
+
+// checkObservations holds each "*Observe:*" paragraph of a worksheet to what the commands of
+// its part (the text under the same "## " heading) printed: every `code span` with a digit in
+// it must be in the output as written (lines and spaces joined), and every other number of the
+// paragraph must be among the output's numbers. A worksheet cannot quote a figure its commands
+// do not print.
+func checkObservations(t *testing.T, file string, printed map[int]string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, n := 0, 0
+	inCode := false
+	var para []string
+	paraLine := 0
+	flush := func() {
+		defer func() { para = nil }()
+		text := strings.Join(para, " ")
+		if !strings.HasPrefix(text, "*Observe") {
+			return
+		}
+		n++
+		out := flat(printed[part])
+		if out == "" {
+			t.Errorf("%s:%d: an observation in a part without commands", file, paraLine)
+			return
+		}
+		have := map[string]bool{}
+		for _, m := range outputNumber.FindAllString(out, -1) {
+			have[m] = true
+		}
+		for _, m := range codeSpan.FindAllStringSubmatch(text, -1) {
+			if strings.ContainsAny(m[1], "0123456789") && !strings.Contains(out, flat(m[1])) {
+				t.Errorf("%s:%d: the output of the part's commands lacks `%s`", file, paraLine, m[1])
+			}
+		}
+		prose := flat(codeSpan.ReplaceAllString(text, " "))
+		for _, m := range proseNumber.FindAllStringSubmatch(prose, -1) {
+			if !have[m[1]] {
+				t.Errorf("%s:%d: the output of the part's commands has no number %s", file, paraLine, m[1])
+			}
+		}
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		trimmed := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			flush()
+			inCode = !inCode
+		case inCode:
+		case trimmed == "":
+			flush()
+		case strings.HasPrefix(trimmed, "## "):
+			flush()
+			part++
+		default:
+			if len(para) == 0 {
+				paraLine = i + 1
+			}
+			para = append(para, trimmed)
+		}
+	}
+	flush()
+	if n == 0 {
+		t.Errorf("%s: no *Observe:* paragraph", file)
+	}
 }

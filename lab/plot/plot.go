@@ -48,6 +48,8 @@ type Boundary struct {
 	Name  string
 	W     [3]float64
 	Style int // as Series.Style
+	// Solid draws the line solid whatever its style (styles beyond the first are dashed).
+	Solid bool
 }
 
 // Regions colours the plane by the class a classifier answers, on a Cols x Rows grid over
@@ -305,7 +307,9 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 			st := style(b.Style, i)
 			l.LineStyle.Color = plotutil.Color(st)
 			l.LineStyle.Width = vg.Points(2)
-			l.LineStyle.Dashes = plotutil.Dashes(st)
+			if !b.Solid {
+				l.LineStyle.Dashes = plotutil.Dashes(st)
+			}
 			p.Add(l)
 			legend = append(legend, legendEntry{name, l})
 		}

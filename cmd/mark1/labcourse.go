@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mark1-perceptron/mark1/lab/course"
+	"github.com/mark1-perceptron/mark1/lab/exact"
+	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/lab/trace"
+)
+
+// The demonstrations of lab/course: the rules by hand, the loss view, many classes, Boolean
+// functions, the pocket on digits, least squares and Fisher.
+
+// pointList is a repeatable --point X1,X2,...,LABEL flag.
+type pointList []string
+
+func (p *pointList) String() string { return strings.Join(*p, " ") }
+
+func (p *pointList) Set(v string) error {
+	*p = append(*p, v)
+	return nil
+}
+
+// traceFlags are the flags of a trace: the data, where it starts, the rule.
+type traceFlags struct {
+	data                                string
+	points                              pointList
+	init, bias, rule, eta, margin, zero string
+	epochs                              int
+}
+
+func (t *traceFlags) register(fs *flagSet) {
+	fs.StringVar(&t.data, "data", "", "a CSV file of samples, one a line: the features, then a label of +1 or -1 (integers, decimals or fractions such as 1/3; # comments)")
+	fs.Var(&t.points, "point", "a sample X1,X2,...,LABEL (label +1 or -1); repeat for more, in order (instead of --data)")
+	fs.StringVar(&t.init, "init", "", "the initial weights, comma-separated, as long as an augmented sample (default zeros)")
+	fs.StringVar(&t.bias, "bias", "last", "where the constant 1 goes: last (x1..xd, 1), first (1, x1..xd), or none (the samples as given)")
+	fs.StringVar(&t.rule, "rule", "fixed", "fixed (increment), margin (met only when y w.x > b) or batch (an epoch's mistakes summed)")
+	fs.StringVar(&t.eta, "eta", "1", "the increment eta (a number such as 1, 0.5 or 1/2)")
+	fs.StringVar(&t.margin, "margin", "0", "the margin rule's b >= 0")
+	fs.StringVar(&t.zero, "at-zero", "wrong", "what a score w.x of exactly 0 answers: wrong (a mistake for either label), +1 or -1")
+	fs.IntVar(&t.epochs, "epochs", 100, "most epochs (the trace stops at an epoch that meets every sample, or when the weights cycle)")
+}
+
+// load reads the data and the rule's settings the flags give.
+func (t *traceFlags) load(fs *flagSet) (*trace.Data, trace.Config, error) {
+	var c trace.Config
+	var err error
+	if c.Rule, err = trace.ParseRule(t.rule); err != nil {
+		return nil, c, usageErr("--rule: " + err.Error())
+	}
+	if c.Bias, err = trace.ParseBias(t.bias); err != nil {
+		return nil, c, usageErr("--bias: " + err.Error())
+	}
+	if c.Zero, err = trace.ParseZero(t.zero); err != nil {
+		return nil, c, usageErr("--at-zero: " + err.Error())
+	}
+	if c.Eta, err = exact.Parse(t.eta); err != nil || c.Eta.Sign() <= 0 {
+		return nil, c, usageErr(fmt.Sprintf("--eta %s: want a number > 0", t.eta))
+	}
+	if c.B, err = exact.Parse(t.margin); err != nil || c.B.Sign() < 0 {
+		return nil, c, usageErr(fmt.Sprintf("--margin %s: want a number >= 0", t.margin))
+	}
+	switch {
+	case fs.given("margin") && c.Rule != trace.Margin:
+		return nil, c, usageErr("--margin goes with --rule margin")
+	case fs.given("at-zero") && c.Rule == trace.Margin:
+		return nil, c, usageErr("--at-zero: the margin rule meets a sample when y w.x > b; no answer at zero to choose")
+	case t.epochs < 1 || t.epochs > trace.MaxPresentations:
+		return nil, c, usageErr(fmt.Sprintf("--epochs %d: want 1..%d", t.epochs, trace.MaxPresentations))
+	}
+	c.Epochs = t.epochs
+	if t.init != "" {
+		if c.Init, err = exact.ParseVec(t.init); err != nil {
+			return nil, c, usageErr(fmt.Sprintf("--init %s: %v", t.init, err))
+		}
+	}
+	var d *trace.Data
+	switch {
+	case t.data != "" && len(t.points) > 0:
+		return nil, c, usageErr("--data and --point: give the samples one way")
+	case t.data != "":
+		f, err := os.Open(t.data)
+		if err != nil {
+			return nil, c, fmt.Errorf("--data: %w", err)
+		}
+		defer f.Close()
+		if d, err = trace.ReadCSV(t.data, f); err != nil {
+			return nil, c, err
+		}
+	case len(t.points) > 0:
+		if d, err = trace.Points(t.points); err != nil {
+			return nil, c, usageErr(err.Error())
+		}
+	default:
+		return nil, c, usageErr("no samples: give --data FILE or --point X1,X2,...,LABEL (repeated)")
+	}
+	if err := c.Validate(d); err != nil {
+		if strings.HasPrefix(err.Error(), "initial weights") {
+			return nil, c, usageErr("--init " + t.init + ": " + strings.TrimPrefix(err.Error(), "initial weights "+c.Init.String()+": "))
+		}
+		return nil, c, usageErr(err.Error())
+	}
+	return d, c, nil
+}
+
+// courseRun parses a course demo's flags (register adds its own), refuses stray arguments and
+// a bad --out, then runs it and prints or writes its report.
+func courseRun(name, usage string, args []string, stdout, stderr io.Writer, register func(fs *flagSet), run func(fs *flagSet) (*report.Report, error)) error {
+	fs := newFlags("lab "+name, usage, stdout)
+	var of outFlags
+	fs.BoolVar(&of.json, "json", false, "print the report as JSON instead of text")
+	fs.StringVar(&of.out, "out", "", "write everything the run makes into this new (or empty) folder: index.html, report.json, CSV tables, PNG figures and their data")
+	register(fs)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if err := of.check(); err != nil {
+		return err
+	}
+	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, _ func(int, int)) (*report.Report, error) {
+		return run(fs)
+	})
+}
+
+func labTrace(name string, args []string, stdout, stderr io.Writer) error {
+	var tf traceFlags
+	return courseRun(name, "--data FILE | --point X1,...,LABEL ... [--init W] [--rule R] [flags]",
+		args, stdout, stderr, tf.register, func(fs *flagSet) (*report.Report, error) {
+			d, c, err := tf.load(fs)
+			if err != nil {
+				return nil, err
+			}
+			return course.Trace(d, c)
+		})
+}
+
+func labGeometry(name string, args []string, stdout, stderr io.Writer) error {
+	var tf traceFlags
+	var w string
+	return courseRun(name, "--data FILE | --point X1,X2,LABEL ... [--w W] [trace flags]", args, stdout, stderr, func(fs *flagSet) {
+		tf.register(fs)
+		fs.StringVar(&w, "w", "", "the weights to draw, comma-separated, bias where --bias says (default: the trace's last weights)")
+	}, func(fs *flagSet) (*report.Report, error) {
+		d, c, err := tf.load(fs)
+		if err != nil {
+			return nil, err
+		}
+		var wv exact.Vec
+		if w != "" {
+			if wv, err = exact.ParseVec(w); err != nil {
+				return nil, usageErr(fmt.Sprintf("--w %s: %v", w, err))
+			}
+		}
+		r, err := course.GeometryReport(d, c, wv)
+		if err != nil {
+			return nil, usageErr(err.Error())
+		}
+		return r, nil
+	})
+}
