@@ -19,7 +19,9 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "list" {
 		fmt.Fprintln(stdout, "The Mark I's reported experiments (mark1 experiment NAME runs one; --help for its flags):")
 		for _, e := range experiment.Historical() {
-			fmt.Fprintf(stdout, "  %-16s %s\n  %-16s   record: %s\n", e.Name, e.Title, "", e.Record)
+			fmt.Fprintf(stdout, "  %-16s %s\n", e.Name, e.Title)
+			rec := "record: " + e.Record + " (" + e.Source + "; " + e.Kind + ")"
+			fmt.Fprintf(stdout, "%s%s\n", listIndent, wrapWords(rec, 100-len(listIndent), listIndent+"        "))
 		}
 		return nil
 	}
@@ -69,6 +71,30 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	return runReport(&of, "experiment "+e.Name, stdout, stderr, "mark1 experiment "+e.Name+argString(args[1:]), func(ctx contextT, progress func(int, int)) (*report.Report, error) {
 		return e.Run(ctx, experiment.Settings{Seed: *seed, Seeds: *seeds, Quick: *quick, Lit: lit, Workers: of.workers, Progress: progress})
 	})
+}
+
+// listIndent is where the experiments' records start in the listing.
+const listIndent = "                     "
+
+// wrapWords wraps text at spaces into lines of at most width columns, the lines after the
+// first starting with indent (counted in the width).
+func wrapWords(text string, width int, indent string) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case line+1+len(w) > width:
+			b.WriteString("\n" + indent)
+			line = len(indent) - len(listIndent)
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
 }
 
 // argString quotes the arguments of a command line as a shell would need them.

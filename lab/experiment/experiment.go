@@ -71,21 +71,22 @@ func (s Settings) seeds(def, quick int) int {
 type Experiment struct {
 	Name  string
 	Title string
-	// Record is the figure history reports, briefly.
-	Record string
-	Run    func(ctx context.Context, s Settings) (*report.Report, error)
+	// Record is the figure history reports, briefly; Source names where, and Kind how near the
+	// source stands to the event (report.Primary, ...).
+	Record, Source, Kind string
+	Run                  func(ctx context.Context, s Settings) (*report.Report, error)
 }
 
 // Historical lists the historical experiments, in the order of the record.
 func Historical() []Experiment {
 	es := []Experiment{
-		{"letters", "Letters of one typeface, then a second typeface added", "errorless after 40 exposures per letter; 85% correct with a second typeface added", Letters},
-		{"squares-circles", "Squares against circles", "99.8% with 500 A-units and 10,000 training images", SquaresCircles},
-		{"square-diamond", "A square against a diamond", "100% with 1,000 A-units and 60 images", SquareDiamond},
-		{"ef", "E against F", "over 80% with 1,000 A-units and 60 images", EF},
-		{"xe", "X against E", "no figure survives", XE},
-		{"leftright", "Cards marked left or right (the IBM 704 simulation)", "learned after about 50 trials; 97 of 100 after 30-40 training squares", LeftRight},
-		{"figure4", "Rosenblatt 1958, figure 4: how often an A-unit fires", "P_a against the threshold for (x, y) = (10, 0), (8, 2), (6, 4), (5, 5)", Figure4},
+		{"letters", "Letters of one typeface, then a second typeface added", "errorless after 40 exposures per letter; 85% correct with a second typeface added", "ONR Digital Computer Newsletter, July 1960; US Navy photograph caption, 1960", report.Primary, Letters},
+		{"squares-circles", "Squares against circles", "99.8% with 500 A-units (not the Mark I's 512) and 10,000 training images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, SquaresCircles},
+		{"square-diamond", "A square against a diamond", "100% with 1,000 A-units (not the Mark I's 512) and 60 images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, SquareDiamond},
+		{"ef", "E against F", "over 80% with 1,000 A-units (not the Mark I's 512) and 60 images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, EF},
+		{"xe", "X against E", "no figure", "no source found", report.Unverified, XE},
+		{"leftright", "Cards marked left or right (the IBM 704 simulation, July 1958)", "learned after about 50 trials", "New York Times, 8 July 1958", report.Primary, LeftRight},
+		{"figure4", "Rosenblatt 1958, figure 4: how often an A-unit fires", "P_a against R, the proportion of the retina illuminated, in three panels", "Rosenblatt, Psychological Review, 1958", report.Primary, Figure4},
 	}
 	for i := range es {
 		es[i].Run = withQuickNote(es[i].Run)
@@ -105,7 +106,7 @@ func withQuickNote(run func(context.Context, Settings) (*report.Report, error)) 
 				return r, err
 			}
 		}
-		r.Notes = append(r.Notes, "--quick: fewer cards, epochs or machines than the full run; the figures are a first look, not the record's conditions.")
+		r.Notes = append(r.Notes, "--quick: fewer cards, epochs or machines than the full run; the figures are a first look, not the conditions of the figures reported.")
 		return r, err
 	}
 }

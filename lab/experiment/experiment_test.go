@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,8 +15,10 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
-// TestHistorical runs every historical experiment quickly: each report has its finding beside
-// the record, tables, figures with data, and the same numbers when run again.
+// TestHistorical runs every historical experiment quickly, one machine per condition (as the
+// worksheets do): each report has its finding beside the record, its source named with its
+// kind, tables, figures with data, its quick checks within their bands, and the same numbers when
+// run again.
 func TestHistorical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
@@ -30,10 +34,11 @@ func TestHistorical(t *testing.T) {
 			t.Fatalf("%s: report %q with %d findings, %d tables, %d figures", e.Name, r.Name, len(r.Findings), len(r.Tables), len(r.Figures))
 		}
 		for _, f := range r.Findings {
-			if f.Record == "" || f.Measured == "" || f.Gap == "" || f.Source == "" || math.IsNaN(f.Value) {
+			if f.Record == "" || f.Measured == "" || f.Gap == "" || f.Source == "" || math.IsNaN(f.Value) || !slices.Contains(report.SourceKinds, f.Kind) {
 				t.Fatalf("%s: finding %+v", e.Name, f)
 			}
 		}
+		holdChecks(t, e.Name+" --seeds 1", r)
 		for _, f := range r.Figures {
 			n := len(f.Bars) + len(f.Grids)
 			for _, s := range f.Series {
@@ -57,6 +62,73 @@ func TestHistorical(t *testing.T) {
 			if !bytes.Equal(a, b) {
 				t.Fatalf("%s: two runs differ", e.Name)
 			}
+		}
+	}
+}
+
+// holdChecks fails the test for a report without checks or with a figure out of its band.
+func holdChecks(t *testing.T, name string, r *report.Report) {
+	t.Helper()
+	if len(r.Checks) == 0 {
+		t.Errorf("%s: a quick run without checks", name)
+	}
+	for _, c := range r.Checks {
+		if !c.Within() {
+			t.Errorf("%s: %s = %g, outside %g to %g", name, c.What, c.Value, c.Min, c.Max)
+		}
+	}
+}
+
+// TestQuickChecks runs every historical experiment's quick run as mark1 experiment NAME --quick
+// does (the experiment's own number of machines), from two seeds: every figure it checks stays
+// in its band. A machine that never learns falls outside (see the bands' "broken" figures).
+func TestQuickChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, e := range Historical() {
+		for _, seed := range []uint64{1, 5} {
+			r, err := e.Run(context.Background(), Settings{Quick: true, Seed: seed})
+			if err != nil {
+				t.Fatalf("%s: %v", e.Name, err)
+			}
+			holdChecks(t, fmt.Sprintf("%s --quick --seed %d", e.Name, seed), r)
+		}
+	}
+}
+
+// TestSources: every historical figure the lab prints names its source and how near the source
+// stands (primary, secondary, tertiary, unverified or assumed), in the listing and in the
+// reports; a report whose figures come only from an encyclopedia or from nowhere found never
+// calls them "the record".
+func TestSources(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, e := range Historical() {
+		if e.Record == "" || e.Source == "" || !slices.Contains(report.SourceKinds, e.Kind) {
+			t.Errorf("%s: listed as %q (%q, %q)", e.Name, e.Record, e.Source, e.Kind)
+		}
+		r, err := e.Run(context.Background(), Settings{Quick: true, Seeds: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		weak := true
+		for _, f := range r.Findings {
+			if f.Source == "" || !slices.Contains(report.SourceKinds, f.Kind) {
+				t.Errorf("%s: finding %q without a source and its kind: %q, %q", e.Name, f.What, f.Source, f.Kind)
+			}
+			weak = weak && (f.Kind == report.Tertiary || f.Kind == report.Unverified)
+		}
+		var buf bytes.Buffer
+		r.WriteText(&buf)
+		text := strings.ReplaceAll(buf.String(), "\n  record:", "")
+		text = strings.Join(strings.Fields(text), " ")
+		if weak && (strings.Contains(text, "the record") || strings.Contains(text, "record's")) {
+			t.Errorf("%s: its figures come from a tertiary or no source, yet the text speaks of the record:\n%s", e.Name, buf.String())
+		}
+		if strings.Contains(text, "10,000 training cards") || strings.Contains(text, "2,000 new") {
+			t.Errorf("%s --quick: the summary gives the full run's counts:\n%s", e.Name, r.Summary)
 		}
 	}
 }

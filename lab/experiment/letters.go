@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/images"
@@ -16,10 +17,14 @@ import (
 // letterCase is one training condition of the letters experiment.
 type letterCase struct {
 	name, what string
+	code       string // the R-units' code, for the table
 	train      *images.Set
-	test       *images.Set // evaluated each epoch besides the training cards (nil: none)
-	perLetter  int         // cards per letter in train
-	maxEpochs  int
+	// test is evaluated each epoch besides the training cards (nil: none); testName says what
+	// it is, for the table.
+	test      func(seed uint64) (*images.Set, error)
+	testName  string
+	perLetter int // cards per letter in train
+	maxEpochs int
 	// machine changes the Mark I as built for this case, or is nil.
 	machine func(machine.Config) machine.Config
 }
@@ -34,11 +39,80 @@ type letterResult struct {
 	Errorless int         `json:"errorless_epoch"` // first epoch without a mistake, 0 if none
 }
 
+// letterEpochs is the epoch at which the readings of the caption are compared: about where a
+// machine trained on both typefaces, measured here, reaches the caption's 85%.
+const letterEpochs = 20
+
+// EightBitCodes returns codes for k classes (at most 70) on 8 R-units that use all eight: each
+// class has 4 of them on and 4 off, the codes chosen in turn from the 70 such words (in
+// ascending order of the word read as a binary number, R-unit 0 the lowest bit), each the
+// farthest from those already chosen. For 26 classes the first 14 are at least 4 apart and all
+// at least 2 apart, the most 26 codes of 8 bits can be (a code of 26 words 3 apart would need
+// 9 bits). Codes[class][unit] is +1 (on) or -1 (off), as machine.Config.Codes wants.
+func EightBitCodes(k int) [][]int8 {
+	var words []uint
+	for w := uint(0); w < 256; w++ {
+		if bits.OnesCount(w) == 4 {
+			words = append(words, w)
+		}
+	}
+	k = min(k, len(words))
+	var chosen []uint
+	used := make(map[uint]bool)
+	for len(chosen) < k {
+		best, bestD := uint(0), -1
+		for _, w := range words {
+			if used[w] {
+				continue
+			}
+			d := 9
+			for _, c := range chosen {
+				d = min(d, bits.OnesCount(c^w))
+			}
+			if d > bestD {
+				best, bestD = w, d
+			}
+		}
+		chosen = append(chosen, best)
+		used[best] = true
+	}
+	codes := make([][]int8, k)
+	for i, w := range chosen {
+		codes[i] = make([]int8, 8)
+		for u := range codes[i] {
+			codes[i][u] = -1
+			if w>>u&1 == 1 {
+				codes[i][u] = 1
+			}
+		}
+	}
+	return codes
+}
+
+// minDistance is the least number of R-units on which two codes differ.
+func minDistance(codes [][]int8) int {
+	d := math.MaxInt
+	for i := range codes {
+		for j := range i {
+			n := 0
+			for u := range codes[i] {
+				if codes[i][u] != codes[j][u] {
+					n++
+				}
+			}
+			d = min(d, n)
+		}
+	}
+	return d
+}
+
 // Letters reproduces the letter experiments: 26 letters of one typeface learned errorless after
-// 40 exposures per letter (ONR Digital Computer Newsletter, July 1960), then 85% correct when
-// the problem was complicated by letters of a second typeface (US Navy caption, 1960); and, as
-// a contrast the record does not describe, a machine trained on one typeface tested on the
-// other.
+// 40 exposures per letter (ONR Digital Computer Newsletter, July 1960), then 85% correct "when
+// the recognition problem has been complicated by adding letters of a different type face"
+// (US Navy photograph caption 330-PSA-80-60, 1960). The caption is read two ways, each on the
+// historical 8 R-units with two codes (the binary code on 5 of them, and a code that uses all
+// 8): trained on one typeface and tested on the other; trained on both and tested on both (on
+// the cards it was trained on, and on new cards).
 func Letters(ctx context.Context, s Settings) (*report.Report, error) {
 	return timed(func() (*report.Report, error) { return letters(ctx, s) })
 }
@@ -56,25 +130,32 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var first26, firstEach []int
+	var first26 []int
 	for i := range 26 {
 		first26 = append(first26, i)
-		firstEach = append(firstEach, i)
-	}
-	for i := range 26 {
-		firstEach = append(firstEach, 208+i) // the first Go Mono Bold card of each letter
 	}
 	long, short := 400, 200
 	if s.Quick {
-		long, short = 30, 15
+		long, short = 30, letterEpochs
 	}
+	eight := EightBitCodes(len(one.Classes))
+	binary := func(c machine.Config) machine.Config { c.Coding = machine.CodingBinary; return c }
+	allEight := func(c machine.Config) machine.Config {
+		c.Coding, c.Codes = machine.CodingTable, eight
+		return c
+	}
+	otherFace := func(uint64) (*images.Set, error) { return other, nil }
+	newBoth := func(seed uint64) (*images.Set, error) {
+		return genSet(fmt.Sprintf("letters,n=520,seed=%d,font=both,size=34-42,shift=4", seed+1000))
+	}
+	const binCode, eightCode = "binary, 5 of 8", "all 8, 4 on"
 	cases := []letterCase{
-		{"one typeface, 1 card per letter", "the 26 letters in Go Bold, one card each (cap height 34 px, about 11 cells, all at the same place)", subset(one, "builtin:letters (first card of each letter)", first26), nil, 1, long, nil},
-		{"one typeface, 8 cards per letter", "builtin:letters: Go Bold at 2 sizes and 4 places per letter (208 cards)", one, nil, 8, short, nil},
-		{"two typefaces, 1 card per letter each", "the first card of each letter in Go Bold and in Go Mono Bold (52 cards)", subset(both, "builtin:letters-both (first card of each letter in each typeface)", firstEach), nil, 2, long, nil},
-		{"two typefaces, 16 cards per letter", "builtin:letters-both: both typefaces at 2 sizes and 4 places (416 cards)", both, nil, 16, short, nil},
-		{"one typeface trained, the other tested", "trained on builtin:letters (Go Bold), tested on builtin:letters2 (Go Mono Bold) after each epoch", one, other, 8, short, nil},
-		{"the same, 26 R-units one-hot, ideal", "as above on a Mark I with one R-unit per letter (26), no analog flaw: the README's comparison", one, other, 8, short,
+		{"one typeface, 1 card per letter", "the 26 letters in Go Bold, one card each (cap height 34 px, about 11 cells, all at the same place)", binCode, subset(one, "builtin:letters (first card of each letter)", first26), nil, "", 1, long, binary},
+		{"one typeface, tested on the other (binary)", "trained on builtin:letters, Go Bold at 2 sizes and 4 places per letter (8 cards per letter, 208 cards), tested on builtin:letters2, the same in Go Mono Bold, after each epoch", binCode, one, otherFace, "the other typeface", 8, short, binary},
+		{"one typeface, tested on the other (all 8)", "the same with the code that uses all 8 R-units", eightCode, one, otherFace, "the other typeface", 8, short, allEight},
+		{"both typefaces (binary)", "trained on builtin:letters-both, both typefaces at 2 sizes and 4 places (16 cards per letter, 416 cards), tested on them and on 520 new cards of both typefaces (gen:letters,font=both, cap height 34 to 42 px, within 4 px of the centre; seed SEED+1000)", binCode, both, newBoth, "new cards of both", 16, short, binary},
+		{"both typefaces (all 8)", "the same with the code that uses all 8 R-units", eightCode, both, newBoth, "new cards of both", 16, short, allEight},
+		{"one to the other, 26 R-units, ideal", "trained on Go Bold, tested on Go Mono Bold, on a Mark I with one R-unit per letter (26, one-hot), no analog flaw: the README's comparison", "one-hot, 26", one, otherFace, "the other typeface", 8, short,
 			func(c machine.Config) machine.Config {
 				c.RUnits, c.Coding = 26, machine.CodingOneHot
 				return c.Ideal()
@@ -100,13 +181,17 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 		}
 		decks := []*machine.Deck{deck}
 		if c.test != nil {
-			test, err := m.Prepare(c.test)
+			set, err := c.test(mc.Seed)
+			if err != nil {
+				return letterResult{}, err
+			}
+			test, err := m.Prepare(set)
 			if err != nil {
 				return letterResult{}, err
 			}
 			decks = append(decks, test)
 		}
-		mistakes, evals, err := trainCurve(ctx, m, deck, c.maxEpochs, c.test != nil, logEpochs(c.at40()), decks...)
+		mistakes, evals, err := trainCurve(ctx, m, deck, c.maxEpochs, c.test != nil, logEpochs(c.at40(), letterEpochs), decks...)
 		if err != nil {
 			return letterResult{}, err
 		}
@@ -117,25 +202,23 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	}
 
 	r := &report.Report{Name: "letters", Title: "Letters of one typeface, then a second typeface added"}
-	r.Summary = "The Mark I learned the 26 capital letters of one typeface, then a harder problem with letters of a second typeface added. The emulator trains the Mark I as built (8 R-units coding 26 letters in binary, every analog flaw on) on the built-in letter cards and counts the exposures per letter it needs."
-	r.Condition("machine", describeMachine(cfg)+"; coding binary (5 of the 8 R-units)")
+	r.Summary = "The Mark I learned the 26 capital letters of one typeface, then, a caption says, scored 85% when letters of a second typeface were added. The emulator trains the Mark I as built (8 R-units, every analog flaw on) on the built-in letter cards, counts the exposures per letter it needs, and reads the caption both ways it can be read: trained on one typeface and tested on the other, or trained on both and tested on both."
+	r.Condition("machine", describeMachine(cfg))
+	r.Condition("codes on the 8 R-units", fmt.Sprintf("binary: the letter's number in binary on 5 of the 8 R-units (3 unused); all 8: each letter 4 of the 8 on, codes at least %d apart (mark1 can write them: experiment.EightBitCodes). Which code the Mark I used for letters is not known: both are assumed (its 8 binary R-units and the coding of classes across several of them are documented; the code for the alphabet is not)", minDistance(eight)))
 	r.Condition("machines per condition", perCondition(seeds, s.seed(), ": wiring, spreads, noise, order"))
-	r.Condition("training", "error correction (alpha rule), cards shuffled each epoch, until an epoch without a mistake (at most "+fmt.Sprint(long)+" or "+fmt.Sprint(short)+" epochs)")
+	r.Condition("training", fmt.Sprintf("error correction (the alpha rule in its 1962 sense), cards shuffled each epoch, until an epoch without a mistake (at most %d or %d epochs); a machine with test cards trains every epoch", long, short))
 	r.Condition("exposure", "one presentation of one card (3 s of machine time)")
-	if s.Quick {
-		r.Notes = append(r.Notes, "--quick: fewer epochs and machines than the full run; the figures are a first look.")
-	}
 
-	table := &report.Table{Name: "letters", Title: "Exposures per letter until errorless, and accuracy on the training cards",
-		Columns: []string{"condition", "cards", "errorless after (exposures/letter)", "accuracy at 40 exposures/letter", "exposures/letter to 85%", "final accuracy", "accuracy on the other typeface"}}
+	table := &report.Table{Name: "letters", Title: "Exposures per letter until errorless, and accuracy",
+		Columns: []string{"condition", "cards", "code", "errorless after (exposures/letter)", "accuracy at 40 exposures/letter", "exposures/letter to 85%", fmt.Sprintf("accuracy after %d epochs", letterEpochs), "final accuracy", "tested on", fmt.Sprintf("test accuracy after %d epochs", letterEpochs), "final test accuracy"}}
 	type summary struct {
-		errorless        []float64 // exposures per letter, NaN if never
-		at40, to85, last []float64
-		other            []float64
+		errorless             []float64 // exposures per letter, NaN if never
+		at40, to85, atE, last []float64
+		testAtE, testLast     []float64
 	}
 	sums := make([]summary, len(cases))
-	fig := &plot.Figure{Name: "learning", Title: "Letters: accuracy on the training cards; dashed, on the other typeface (median)", XLabel: "exposures per letter", YLabel: "accuracy", LogX: true, YMin: 0, YMax: 1.02,
-		Caption: "each curve is the median over the machines of the accuracy on the training cards after each epoch; the dashed lines mark the record's 40 exposures and 85%"}
+	fig := &plot.Figure{Name: "learning", Title: "Letters: accuracy on the training cards; dashed, on the test cards" + medianOf(seeds, " (median)"), XLabel: "exposures per letter", YLabel: "accuracy", LogX: true, YMin: 0, YMax: 1.02,
+		Caption: medianOf(seeds, "each curve is the median over the machines of ") + "the accuracy on the training cards (solid) or the test cards (dashed) after each epoch; the reference lines mark 40 exposures and 85%"}
 	for ci, c := range cases {
 		sm := &sums[ci]
 		rs := results[ci*seeds : (ci+1)*seeds]
@@ -150,14 +233,16 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 				}
 			}
 			sm.to85 = append(sm.to85, to)
+			sm.atE = append(sm.atE, 1-errAt(res.Evals, letterEpochs, 0))
 			sm.last = append(sm.last, 1-errAt(res.Evals, c.maxEpochs, 0))
 			if c.test != nil {
-				sm.other = append(sm.other, 1-res.Evals[len(res.Evals)-1].Err[1])
+				sm.testAtE = append(sm.testAtE, 1-errAt(res.Evals, letterEpochs, 1))
+				sm.testLast = append(sm.testLast, 1-res.Evals[len(res.Evals)-1].Err[1])
 			}
 		}
 		var xs, ys, ts []float64
 		for e := 1; e <= c.maxEpochs; e++ {
-			if !logEpochs(c.at40())(e) && e != c.maxEpochs {
+			if !logEpochs(c.at40(), letterEpochs)(e) && e != c.maxEpochs {
 				continue
 			}
 			xs = append(xs, float64(e*c.perLetter))
@@ -166,57 +251,97 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 				ts = append(ts, median(collect(rs, func(r letterResult) float64 { return 1 - errAt(r.Evals, e, 1) })))
 			}
 		}
-		if c.test == nil {
-			fig.Series = append(fig.Series, plot.Series{Name: c.name, X: xs, Y: ys, Style: ci + 1})
-		} else {
-			// Its training is the same as another case's: only the test curve is new.
-			fig.Series = append(fig.Series, plot.Series{Name: c.name + " (other typeface)", X: xs, Y: ts, Dashed: true, Style: ci + 1})
+		fig.Series = append(fig.Series, plot.Series{Name: c.name, X: xs, Y: ys, Style: ci + 1})
+		if c.test != nil {
+			fig.Series = append(fig.Series, plot.Series{Name: c.name + ": " + c.testName, X: xs, Y: ts, Dashed: true, Style: ci + 1})
 		}
-		table.AddRow(c.name, len(c.train.Cards), count(sm.errorless), spread(sm.at40), count(sm.to85), spread(sm.last), orDash(sm.other))
+		testName := c.testName
+		if testName == "" {
+			testName = "-"
+		}
+		table.AddRow(c.name, len(c.train.Cards), c.code, count(sm.errorless), spread(sm.at40), count(sm.to85), spread(sm.atE), spread(sm.last), testName, orDash(sm.testAtE), orDash(sm.testLast))
 	}
 	fig.Series = append(fig.Series,
 		plot.Series{Name: "40 exposures; 85%", X: []float64{40, 40}, Y: []float64{0, 1}, Reference: true},
 		plot.Series{X: []float64{1, float64(short * 16)}, Y: []float64{0.85, 0.85}, Reference: true})
-	table.Note = mediansNote(seeds, "machine") + " \"Never\" when no machine got there within the epochs allowed. An errorless epoch is one in which every card was answered right while training; the accuracies are of a copy of the machine evaluated on the training cards after the epoch (after every epoch up to 20, then every 5th up to 100 and every 20th: \"to 85%\" is the first evaluated epoch)."
+	table.Note = mediansNote(seeds, "machine") + fmt.Sprintf(" \"Never\" when no machine got there within the epochs allowed. An errorless epoch is one in which every card was answered right while training; the accuracies are of a copy of the machine evaluated after the epoch (after every epoch up to 20, then every 5th up to 100 and every 20th, and at epoch %d: \"to 85%%\" is the first evaluated epoch).", letterEpochs)
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	for _, c := range cases {
 		r.Condition(c.name, c.what)
 	}
 
-	a1, a2, b1, b2, cc, cd := sums[0], sums[1], sums[2], sums[3], sums[4], sums[5]
+	a1, a2 := sums[0], sums[1]
+	oneOtherBin, oneOtherAll, bothBin, bothAll, oneHot := sums[1], sums[2], sums[3], sums[4], sums[5]
 	e1, e2 := median(a1.errorless), median(a2.errorless)
-	eight := "it needs " + strings.TrimPrefix(afterExposures(a2.errorless, ""), "after ") + ", far more"
+	eightCards := "it needs " + strings.TrimPrefix(afterExposures(a2.errorless, ""), "after ") + ", far more"
 	if afterExposures(a2.errorless, "") == "" {
-		eight = "it is not errorless within the exposures allowed"
+		eightCards = "it is not errorless within the exposures allowed"
 	}
-	gapA := fmt.Sprintf("The newsletter gives neither how many cards each letter had nor how they varied. With one card per letter, always at the same place, the emulator is errorless %s, sooner than the record; with 8 cards per letter at 2 sizes and 4 places %s.", afterExposures(a1.errorless, "not within the exposures allowed"), eight)
+	gapA := fmt.Sprintf("The newsletter gives neither how many cards each letter had nor how they varied. With one card per letter, always at the same place, the emulator is errorless %s, sooner than the record; with 8 cards per letter at 2 sizes and 4 places %s.", afterExposures(a1.errorless, "not within the exposures allowed"), eightCards)
 	if e1 <= 40 && 40 <= e2 {
 		gapA += " The record's 40 lies between the two, where a set of a few cards per letter would fall."
 	}
 	r.Findings = append(r.Findings, report.Finding{
 		What:     "26 letters of one typeface",
 		Record:   "errorless after 40 exposures per letter",
-		Source:   "ONR Digital Computer Newsletter, July 1960, p. 2",
+		Source:   "ONR Digital Computer Newsletter, July 1960, p. 2, as the project's reference sheet cites it (not read here)",
+		Kind:     report.Primary,
 		Measured: fmt.Sprintf("errorless %s with one card per letter, %s with 8 cards per letter%s", afterExposures(a1.errorless, "not within the exposures allowed"), afterExposures(a2.errorless, "not within the exposures allowed"), medianOf(seeds, fmt.Sprintf(" (median of %d machines)", seeds))),
 		Value:    e1,
 		Gap:      gapA,
 	})
-	pass85, reached85 := "does not pass 85%", "85% not reached"
-	if a := afterExposures(b2.to85, ""); a != "" {
-		pass85, reached85 = "passes 85% "+a, "85% reached "+a
+	// The readings of the caption, each with its figure after letterEpochs epochs.
+	type reading struct {
+		name  string
+		value float64
+	}
+	nearer := func(a, b float64) float64 {
+		if math.Abs(b-0.85) < math.Abs(a-0.85) {
+			return b
+		}
+		return a
+	}
+	readings := []reading{
+		{fmt.Sprintf("trained on one typeface, tested on the other: %s (binary), %s (all 8)", pct(median(oneOtherBin.testAtE)), pct(median(oneOtherAll.testAtE))), nearer(median(oneOtherBin.testAtE), median(oneOtherAll.testAtE))},
+		{fmt.Sprintf("trained on both, tested on the cards it was trained on: %s (binary), %s (all 8)", pct(median(bothBin.atE)), pct(median(bothAll.atE))), nearer(median(bothBin.atE), median(bothAll.atE))},
+		{fmt.Sprintf("trained on both, tested on new cards of both: %s (binary), %s (all 8)", pct(median(bothBin.testAtE)), pct(median(bothAll.testAtE))), nearer(median(bothBin.testAtE), median(bothAll.testAtE))},
+	}
+	nearest := 0
+	for i, rd := range readings {
+		if math.Abs(rd.value-0.85) < math.Abs(readings[nearest].value-0.85) {
+			nearest = i
+		}
+	}
+	var measured []string
+	for _, rd := range readings {
+		measured = append(measured, rd.name)
+	}
+	gapB := "The caption gives the accuracy but not the training: how many exposures, how many cards, whether the 85% was counted on cards the machine had seen, nor the code on the R-units. "
+	switch nearest {
+	case 1:
+		gapB += fmt.Sprintf("The reading nearest it is the second: trained on both typefaces and tested on the cards it was trained on, the Mark I as built with the binary code scores %s after %d epochs (%s with the code that uses all 8 R-units, which learns faster). That is also the plainer reading of the words: letters were added to the problem the machine was taught, and Rosenblatt's 1958 paper measures learning this way (P_r: the same stimuli shown again to the frozen machine). Trained on one typeface and tested on the other, the machine recognises only %s of the other's letters (%s with 26 R-units one-hot, ideal): its random A-units see a different set of cells for each typeface, and nothing in the alpha rule carries what was learned on one to the other. New cards of both typefaces, at sizes and places the training cards did not have, fare little better (%s).",
+			pct(median(bothBin.atE)), letterEpochs, pct(median(bothAll.atE)), pct(median(oneOtherBin.testAtE)), pct(median(oneHot.testAtE)), pct(median(bothBin.testAtE)))
+	default:
+		gapB += fmt.Sprintf("The reading nearest it here is: %s. Trained on both typefaces and tested on the cards it was trained on, the machine scores %s after %d epochs (binary code).", readings[nearest].name, pct(median(bothBin.atE)), letterEpochs)
 	}
 	r.Findings = append(r.Findings, report.Finding{
-		What:   "a second typeface added",
-		Record: "85% correct \"when the recognition problem has been complicated by adding letters of a different type face\"",
-		Source: "US Navy photo caption 330-PSA-80-60, 1960",
-		Measured: fmt.Sprintf("with both typefaces, 16 cards per letter: %s correct on the training cards after 48 exposures per letter, %s, %s after %d; with one card per letter in each typeface: errorless %s",
-			spread(b2.at40), reached85, spread(b2.last), cases[3].maxEpochs*16, afterExposures(b1.errorless, "not within the exposures allowed")),
-		Value: median(b2.at40),
-		Gap: fmt.Sprintf("The caption gives the accuracy but not the training: how many exposures, how many cards, whether the 85%% was counted on cards the machine had seen. A second typeface makes the problem harder for the emulator too: on the 16 variants per letter it %s and is not errorless within %d; with one card per letter per typeface it becomes errorless. Training on one typeface and testing on the other is a different experiment: the Mark I as built then recognises only %s of the other typeface's letters (%s with one R-unit per letter, ideal), because its random A-units see a different set of cells for each typeface and nothing in the alpha rule generalises across them.",
-			pass85, cases[3].maxEpochs*16, orDash(cc.other), orDash(cd.other)),
+		What:     "a second typeface added",
+		Record:   "85% correct \"when the recognition problem has been complicated by adding letters of a different type face\"",
+		Source:   "caption of US Navy photograph 330-PSA-80-60, 1960, National Archives (not read here: the words as the project's reference sheet quotes them)",
+		Kind:     report.Primary,
+		Measured: fmt.Sprintf("after %d epochs%s: %s", letterEpochs, medianOf(seeds, " (medians)"), strings.Join(measured, "; ")),
+		Value:    readings[nearest].value,
+		Gap:      gapB,
 	})
-	r.Data = map[string]any{"cases": caseNames(cases), "results": results, "seeds": seeds}
+	if s.Quick {
+		r.Checks = append(r.Checks,
+			check("one typeface, 1 card per letter: accuracy at 40 exposures per letter"+medianOf(seeds, " (median)"), median(a1.at40), 0.85, 1, "a machine that never learns: 1 in 26, 4%"),
+			check(fmt.Sprintf("trained on both typefaces, all 8 R-units: accuracy on its cards after %d epochs", letterEpochs)+medianOf(seeds, " (median)"), median(bothAll.atE), 0.8, 1, "4%"),
+			check(fmt.Sprintf("trained on both typefaces, binary code: accuracy on its cards after %d epochs", letterEpochs)+medianOf(seeds, " (median)"), median(bothBin.atE), 0.6, 1, "4%"),
+			check(fmt.Sprintf("trained on one typeface, all 8 R-units: accuracy on the other after %d epochs", letterEpochs)+medianOf(seeds, " (median)"), median(oneOtherAll.testAtE), 0.08, 0.5, "tested on the training typeface: near 100%; never learning: 4%"))
+	}
+	r.Data = map[string]any{"cases": caseNames(cases), "results": results, "seeds": seeds, "eight_bit_codes": eight}
 	return r, nil
 }
 
