@@ -51,6 +51,7 @@ func labDemos() []labDemo {
 		{"fields", "[--data SPEC]", "what each R-unit has learned, carried back onto the retina", labFields},
 		{"trace", "--data FILE | --point X,...,Y ... [--init W]", "a rule worked by hand: every presentation in exact numbers", labTrace},
 		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
+		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
 	}
 }
 

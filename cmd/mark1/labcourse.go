@@ -165,3 +165,23 @@ func labGeometry(name string, args []string, stdout, stderr io.Writer) error {
 		return r, nil
 	})
 }
+
+func labLoss(name string, args []string, stdout, stderr io.Writer) error {
+	var points, epochs int
+	var seed uint64
+	return courseRun(name, "[--points N] [--epochs N] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.IntVar(&points, "points", 40, "integer samples of each problem")
+		fs.IntVar(&epochs, "epochs", 20, "most epochs of the fixed-increment rule")
+		fs.Uint64Var(&seed, "seed", 1, "the problems' seed")
+	}, func(fs *flagSet) (*report.Report, error) {
+		switch {
+		case points < 2 || points > 1000:
+			return nil, usageErr(fmt.Sprintf("--points %d: want 2..1000", points))
+		case epochs < 1 || epochs > 1000:
+			return nil, usageErr(fmt.Sprintf("--epochs %d: want 1..1000", epochs))
+		case seed == 0:
+			return nil, usageErr("--seed 0: seeds start at 1")
+		}
+		return course.Loss(course.LossConfig{Points: points, Epochs: epochs, Seed: seed})
+	})
+}
