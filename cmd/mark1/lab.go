@@ -238,7 +238,29 @@ type cardArgs struct {
 	data, test string
 	epochs     int
 	seeds      int
+	quick      bool
 	loader     *images.Loader
+}
+
+// quickFlags are the flags a demo's --quick run sets itself.
+var quickFlags = []string{"data", "test", "epochs", "seeds", "hours", "counts", "problems", "dim", "points", "margin", "no-cards", "cards", "draws", "outliers"}
+
+// addQuick registers --quick: the demo's quick run, with the checks the tests hold.
+func addQuick(fs *flagSet, quick *bool) {
+	fs.BoolVar(quick, "quick", false, "the demo's quick run: its own data, sizes and machines, in seconds, with the checks the tests hold (leave out the flags that set them)")
+}
+
+// checkQuick refuses, with --quick, the flags the quick run sets itself.
+func checkQuick(fs *flagSet, quick bool) error {
+	if !quick {
+		return nil
+	}
+	for _, f := range quickFlags {
+		if fs.given(f) {
+			return usageErr(fmt.Sprintf("--quick runs the demo's own data, sizes and machines: leave out --%s", f))
+		}
+	}
+	return nil
 }
 
 func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs int) *cardArgs {
@@ -262,6 +284,9 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 		err = usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
 		return
 	}
+	if err = checkQuick(c.fs, c.quick); err != nil {
+		return
+	}
 	if err = c.of.check(); err != nil {
 		return
 	}
@@ -279,8 +304,8 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 			return
 		}
 	}
-	if cfg, err = c.mf.buildConfig(); err != nil {
-		return
+	if cfg, err = c.mf.buildConfig(); err != nil || c.quick {
+		return // a quick run loads its own cards
 	}
 	loader, lerr := c.df.loader()
 	if lerr != nil {
@@ -316,11 +341,12 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 
 // cards returns the demonstrations' CardsConfig.
 func (c *cardArgs) cards(train, test *images.Set, cfg machine.Config, progress func(int, int)) experiment.CardsConfig {
-	return experiment.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Workers: c.of.workers, Progress: progress}
+	return experiment.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Quick: c.quick, Workers: c.of.workers, Progress: progress}
 }
 
 func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--seeds N] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 20)
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--quick] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 20)
+	addQuick(c.fs, &c.quick)
 	train, test, cfg, err := c.load(args)
 	if err != nil {
 		return err
@@ -331,8 +357,9 @@ func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
 }
 
 func labForget(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--hours LIST] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 100)
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--hours LIST] [--quick] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 100)
 	hours := c.fs.String("hours", "1,10,100,1000,10000", "machine-hours of idling to test, comma-separated")
+	addQuick(c.fs, &c.quick)
 	train, test, cfg, err := c.load(args)
 	if err != nil {
 		return err
@@ -352,8 +379,9 @@ func labForget(name string, args []string, stdout, stderr io.Writer) error {
 }
 
 func labAUnits(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--counts LIST] [--seeds N] [machine flags]", stdout, "gen:squares-circles,n=1000", "gen:squares-circles,n=1000,seed=2", 30)
+	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--counts LIST] [--quick] [machine flags]", stdout, "gen:squares-circles,n=1000", "gen:squares-circles,n=1000,seed=2", 30)
 	counts := c.fs.String("counts", "512,4096", "numbers of random A-units to set against the pixels, comma-separated")
+	addQuick(c.fs, &c.quick)
 	train, test, cfg, err := c.load(args)
 	if err != nil {
 		return err
@@ -378,7 +406,8 @@ func labAUnits(name string, args []string, stdout, stderr io.Writer) error {
 }
 
 func labFields(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--epochs N] [machine flags]", stdout, "builtin:leftright", "none", 100)
+	c := newCardArgs(name, "[--data SPEC] [--epochs N] [--quick] [machine flags]", stdout, "builtin:leftright", "none", 100)
+	addQuick(c.fs, &c.quick)
 	train, test, cfg, err := c.load(args)
 	if err != nil {
 		return err
@@ -409,7 +438,7 @@ func parseFloats(s, flag string) ([]float64, error) {
 }
 
 func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--problems N] [--dim D] [--points N] [--margin G] [--seed N] [--no-cards]", stdout)
+	fs := newFlags("lab "+name, "[--problems N] [--dim D] [--points N] [--margin G] [--no-cards] [--quick]", stdout)
 	var of outFlags
 	of.register(fs)
 	var mf machineFlags
@@ -419,7 +448,12 @@ func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
 	points := fs.Int("points", 100, "samples of each problem")
 	margin := fs.Float64("margin", 0.05, "least distance of a sample from the planted hyperplane, 0 < G < 0.5")
 	noCards := fs.Bool("no-cards", false, "leave out the Mark I's own problems (the built-in two-class sets through its A-units)")
+	var quick bool
+	addQuick(fs, &quick)
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkQuick(fs, quick); err != nil {
 		return err
 	}
 	switch {
@@ -443,19 +477,24 @@ func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
 		return experiment.Novikoff(ctx, experiment.NovikoffConfig{Problems: *problems, Dim: *dim, Points: *points, Margin: *margin, Seed: cfg.Seed,
-			Cards: !*noCards, Machine: cfg, Workers: of.workers, Progress: p})
+			Cards: !*noCards, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
 
 func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--epochs N] [--cards N] [--seed N] [machine flags]", stdout)
+	fs := newFlags("lab "+name, "[--epochs N] [--cards N] [--seed N] [--quick] [machine flags]", stdout)
 	var of outFlags
 	of.register(fs)
 	var mf machineFlags
 	mf.register(fs)
 	epochs := fs.Int("epochs", 100, "epochs of the perceptron and the pocket")
 	cards := fs.Int("cards", 400, "connectedness cards to train on, and as many new ones to test on")
+	var quick bool
+	addQuick(fs, &quick)
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkQuick(fs, quick); err != nil {
 		return err
 	}
 	switch {
@@ -474,18 +513,23 @@ func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return experiment.NonSeparable(ctx, experiment.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Workers: of.workers, Progress: p})
+		return experiment.NonSeparable(ctx, experiment.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
 
 func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--draws N] [--outliers N] [--seed N]", stdout)
+	fs := newFlags("lab "+name, "[--draws N] [--outliers N] [--seed N] [--quick]", stdout)
 	var of outFlags
 	of.register(fs)
 	draws := fs.Int("draws", 20, "random draws of the data")
 	outliers := fs.Int("outliers", 10, "outlying samples added")
 	seed := fs.Uint64("seed", 1, "first seed")
+	var quick bool
+	addQuick(fs, &quick)
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkQuick(fs, quick); err != nil {
 		return err
 	}
 	switch {
@@ -502,7 +546,7 @@ func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return experiment.Outliers(ctx, experiment.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Workers: of.workers, Progress: p})
+		return experiment.Outliers(ctx, experiment.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/images"
@@ -26,9 +27,44 @@ type CardsConfig struct {
 	Epochs  int // default 20
 	// Seeds is the number of machines (wirings, spreads, orders) per condition, for the
 	// demonstrations that compare conditions (default 3); figures are medians.
-	Seeds    int
+	Seeds int
+	// Quick runs the demonstration's quick run: its own cards, epochs and machines (Train,
+	// Test, Epochs and Seeds are replaced), in seconds, with checks (report.Check) that the
+	// tests hold.
+	Quick    bool
 	Workers  int
 	Progress func(done, total int)
+}
+
+// quick sets the quick run's cards (by their specs), epochs and machines.
+func (c *CardsConfig) quick(train, test string, epochs, seeds int) error {
+	load := func(spec string) (*images.Set, error) {
+		if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
+			return loadBuiltin(name)
+		}
+		set, err := genSet(strings.TrimPrefix(spec, "gen:"))
+		if set != nil {
+			set.Name = spec
+		}
+		return set, err
+	}
+	var err error
+	if c.Train, err = load(train); err != nil {
+		return err
+	}
+	c.Test = nil
+	if test != "" {
+		if c.Test, err = load(test); err != nil {
+			return err
+		}
+	}
+	c.Epochs, c.Seeds = epochs, seeds
+	return nil
+}
+
+// quickNote is the note of a demonstration's quick run.
+func quickNote(r *report.Report, what string) {
+	r.Notes = append(r.Notes, "--quick: "+what+"; the checks below hold its figures in the bands a working machine keeps them in.")
 }
 
 func (c *CardsConfig) defaults() {
@@ -55,6 +91,11 @@ func (c *CardsConfig) conditions(r *report.Report) {
 // their learning.
 func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		if err := c.quick("builtin:ef", "gen:ef,n=200,seed=2,shift=5", 10, 1); err != nil {
+			return nil, err
+		}
+	}
 	c.defaults()
 	names := []string{"mark1"}
 	for _, f := range machine.Flaws() {
@@ -190,6 +231,26 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		r.Figures = append(r.Figures, testCurves)
 	}
 	r.Figures = append(r.Figures, bars)
+	if c.Quick {
+		quickNote(r, "E and F, builtin:ef, tested on 200 new cards within 5 px (gen:ef,n=200,seed=2,shift=5), 10 epochs, one machine")
+		last := len(methods) - 1
+		differs := 1.0
+		if sameRun(bySeed[0][last], bySeed[0][0]) {
+			differs = 0
+		}
+		noEffect := 0.0
+		for i := 1; i < last; i++ {
+			if sameRun(bySeed[0][i], bySeed[0][0]) {
+				noEffect++
+			}
+		}
+		r.Checks = append(r.Checks,
+			check("ideal machine: training error after 10 epochs", bySeed[0][0].TrainError, 0, 0, "a machine that never learns: about 0.5"),
+			check("ideal machine: test error", finalOf(bySeed[0][0]), 0, 0.2, "about 0.5"),
+			check("every flaw on: test error", finalOf(bySeed[0][last]), 0, 0.3, "about 0.5"),
+			check("every flaw on learns otherwise than the ideal machine (1 yes, 0 no)", differs, 1, 1, "flaws not applied: 0"),
+			check("single flaws with no effect here (gamma alone among them)", noEffect, 1, float64(last-2), "flaws not applied: all of them"))
+	}
 	r.Data = map[string]any{"conditions": names, "runs_by_seed": bySeed}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -257,6 +318,12 @@ type forgetRow struct {
 // every flaw, with only the wiper's or the track's drift, and ideal.
 func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		if err := c.quick("builtin:ef", "", 100, 1); err != nil {
+			return nil, err
+		}
+		c.Hours = []float64{100, 10000}
+	}
 	c.defaults()
 	if len(c.Hours) == 0 {
 		c.Hours = []float64{1, 10, 100, 1000, 10000}
@@ -357,6 +424,16 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	table.Note = "The ideal machine's pots do not drift; its rows show the errors any drift is measured against. The track's drift changes a whole rack's gain as it warms up (mark1 config): it scales an R-unit's sum, so it can move a decision only between R-units (with a single R-unit, never); it does not show in the pots' readings."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, errFig, driftFig)
+	if c.Quick {
+		quickNote(r, "E and F, builtin:ef, trained until errorless (at most 100 epochs), idle 100 and 10,000 hours")
+		all, ideal := rows[0], rows[3]
+		r.Checks = append(r.Checks,
+			check("every flaw: training error before idling", all[0].TrainError, 0, 0.05, "a machine that never learns: about 0.5"),
+			check("every flaw: pot drift after 100 hours (RMS, increments)", all[1].Drift, 0.1, 2, "no drift: 0"),
+			check("every flaw: pot drift after 10,000 hours (RMS, increments)", all[2].Drift, 2, 20, "no drift: 0"),
+			check("every flaw: training error after 10,000 hours", all[2].TrainError, 0.05, 0.5, "no forgetting: as before idling"),
+			check("ideal machine: pot drift after 10,000 hours", ideal[2].Drift, 0, 0, "an ideal machine that drifts: above 0"))
+	}
 	r.Data = rows
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

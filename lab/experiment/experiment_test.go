@@ -256,3 +256,37 @@ func TestCardLessons(t *testing.T) {
 		t.Fatalf("fields: %d maps", len(g))
 	}
 }
+
+// TestDemoQuickChecks runs every demonstration's quick run (mark1 lab DEMO --quick): each
+// carries checks, and every figure it checks stays in its band.
+func TestDemoQuickChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	ctx := context.Background()
+	cards := CardsConfig{Quick: true}
+	runs := []struct {
+		name string
+		run  func() (*report.Report, error)
+	}{
+		{"novikoff", func() (*report.Report, error) { return Novikoff(ctx, NovikoffConfig{Quick: true}) }},
+		{"nonseparable", func() (*report.Report, error) { return NonSeparable(ctx, NonSeparableConfig{Quick: true}) }},
+		{"outliers", func() (*report.Report, error) { return Outliers(ctx, OutliersConfig{Quick: true}) }},
+		{"flaws", func() (*report.Report, error) { return Flaws(ctx, cards) }},
+		{"forget", func() (*report.Report, error) { return Forget(ctx, ForgetConfig{CardsConfig: cards}) }},
+		{"aunits", func() (*report.Report, error) { return AUnits(ctx, AUnitsConfig{CardsConfig: cards}) }},
+		{"fields", func() (*report.Report, error) { return Fields(ctx, cards) }},
+	}
+	for _, d := range runs {
+		r, err := d.run()
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		if testing.Verbose() {
+			for _, c := range r.Checks {
+				t.Logf("%s: %s = %.4g [%g, %g]", d.name, c.What, c.Value, c.Min, c.Max)
+			}
+		}
+		holdChecks(t, d.name+" --quick", r)
+	}
+}

@@ -32,6 +32,12 @@ type aunitsRun struct {
 // retina's pixels (the identity wiring), then on random A-units, 512 and 4,096 by default.
 func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		if err := c.quick("gen:squares-circles,n=300", "gen:squares-circles,n=300,seed=2", 10, 1); err != nil {
+			return nil, err
+		}
+		c.Counts = []int{512}
+	}
 	c.defaults()
 	if len(c.Counts) == 0 {
 		c.Counts = []int{512, 4096}
@@ -112,6 +118,15 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 	table.Note = mediansNote(c.Seeds, "wiring") + " \"Converged\": an epoch without a correction, the training cards separated."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
+	if c.Quick {
+		quickNote(r, "squares and circles, 300 cards to train and 300 new ones to test, 10 epochs, the pixels against 512 A-units, one wiring")
+		pix, au := runs[0].Run, runs[1].Run
+		r.Checks = append(r.Checks,
+			check("pixels: training error after 10 epochs (not separable)", pix.TrainError, 0.02, 0.3, "a machine that never learns: about 0.5"),
+			check("512 A-units: training error (separated)", au.TrainError, 0, 0.01, "about 0.5"),
+			check("512 A-units: test error", *au.TestError, 0, 0.15, "about 0.5"),
+			check("test error, pixels minus 512 A-units", *pix.TestError-*au.TestError, 0.03, 0.5, "the same features both times: 0"))
+	}
 	r.Data = runs
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -147,6 +162,11 @@ func medianRunCurve(name string, runs []lab.Run, test bool, style int) plot.Seri
 // the mean card of each class as the retina sees it.
 func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		if err := c.quick("builtin:leftright", "", 100, 1); err != nil {
+			return nil, err
+		}
+	}
 	c.defaults()
 	p, err := lab.NewMachineProblem(c.Machine, c.Train, c.Test)
 	if err != nil {
@@ -222,6 +242,24 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	}
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fields, means)
+	if c.Quick {
+		quickNote(r, "left against right, builtin:leftright, trained until errorless (at most 100 epochs)")
+		f, err := lab.ReceptiveField(board, m.Weights(0))
+		if err != nil {
+			return nil, err
+		}
+		left, right := 0.0, 0.0
+		for i, v := range f {
+			if i%retina.Cols < retina.Cols/2 {
+				left += v
+			} else {
+				right += v
+			}
+		}
+		r.Checks = append(r.Checks,
+			check("training error", run.TrainError, 0, 0, "a machine that never learns: about 0.5"),
+			check("R0 (right on): mean field of the right half minus the left half", (right-left)/float64(len(f)/2), 0.2, 50, "no learning, or the field carried back wrong: 0 or below"))
+	}
 	r.Data = map[string]any{"run": run}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

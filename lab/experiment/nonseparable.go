@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/internal/english"
@@ -17,10 +18,13 @@ import (
 // NonSeparableConfig sets up the demonstration of the perceptron on data no hyperplane
 // separates.
 type NonSeparableConfig struct {
-	Epochs   int            // epochs of each learner (default 100)
-	Cards    int            // connectedness cards for training, and as many for testing (default 400)
-	Seed     uint64         // default 1
-	Machine  machine.Config // the A-units for the connectedness cards (default machine.Default())
+	Epochs  int            // epochs of each learner (default 100)
+	Cards   int            // connectedness cards for training, and as many for testing (default 400)
+	Seed    uint64         // default 1
+	Machine machine.Config // the A-units for the connectedness cards (default machine.Default())
+	// Quick runs the quick run: 50 epochs, 200 connectedness cards, with checks (report.Check)
+	// that the tests hold.
+	Quick    bool
 	Workers  int
 	Progress func(done, total int)
 }
@@ -50,6 +54,9 @@ type nsRun struct {
 // has seen, its error never rising.
 func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		c.Epochs, c.Cards = 50, 200
+	}
 	if c.Epochs <= 0 {
 		c.Epochs = 100
 	}
@@ -182,6 +189,35 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		fig.Boundaries = append(fig.Boundaries, plot.Boundary{Name: name, W: [3]float64{w[0], w[1], w[2]}, Style: i + 3})
 	}
 	r.Figures = append(r.Figures, fig)
+	if c.Quick {
+		quickNote(r, "50 epochs, 200 connectedness cards to train and 200 new ones to test")
+		withCorrections := func(run nsRun) float64 {
+			n := 0
+			for _, k := range run.Corrections {
+				if k > 0 {
+					n++
+				}
+			}
+			return float64(n) / float64(len(run.Corrections))
+		}
+		rises := 0.0
+		for _, run := range runs {
+			for e := 1; e < len(run.Pocket); e++ {
+				if run.Pocket[e] > run.Pocket[e-1] {
+					rises++
+				}
+			}
+		}
+		xr, au, px := runs[0], runs[3], runs[2]
+		r.Checks = append(r.Checks,
+			check("XOR: epochs with corrections (fraction)", withCorrections(xr), 1, 1, "a perceptron that stops: below 1"),
+			check("epochs in which a pocket's training error rose (every problem)", rises, 0, 0, "a pocket without its ratchet: some"),
+			check("XOR: the pocket's final training error", xr.Pocket[len(xr.Pocket)-1], 0.2, 0.3, "a pocket that keeps the last weights: up to 0.6"),
+			check("XOR: the perceptron's highest training error over the last half", slices.Max(xr.Perceptron[len(xr.Perceptron)/2:]), 0.35, 1, "a perceptron that settles: about 0.25"),
+			check("connectedness through 512 A-units: the perceptron's final training error (separable)", au.Perceptron[len(au.Perceptron)-1], 0, 0, "a perceptron that never learns: about 0.5"),
+			check("connectedness through 512 A-units: test error", au.TestP[len(au.TestP)-1], 0.2, 0.5, "tested on the training cards: 0"),
+			check("connectedness on the pixels: test error", px.TestP[len(px.TestP)-1], 0.35, 0.65, "tested on the training cards: below 0.3"))
+	}
 	r.Data = map[string]any{"cases": nsNames(cases), "runs": runs}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

@@ -26,8 +26,11 @@ type NovikoffConfig struct {
 	Seed     uint64  // first seed (default 1)
 	// Cards adds the Mark I's own problems: the built-in two-class sets through its A-units,
 	// trained by the ideal machine itself.
-	Cards    bool
-	Machine  machine.Config // the machine for Cards (default machine.Default())
+	Cards   bool
+	Machine machine.Config // the machine for Cards (default machine.Default())
+	// Quick runs the quick run: 50 problems of 50 points in 10 dimensions, margin 0.05, and the
+	// Mark I's own problems, with checks (report.Check) that the tests hold.
+	Quick    bool
 	Workers  int
 	Progress func(done, total int)
 }
@@ -53,6 +56,9 @@ type novikoffRow struct {
 // its A-units.
 func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		c.Problems, c.Points, c.Dim, c.Margin, c.Cards = 50, 50, 10, 0.05, true
+	}
 	if c.Problems <= 0 {
 		c.Problems = 200
 	}
@@ -168,6 +174,33 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 		fig.Series = append(fig.Series, plot.Series{Name: "corrections = bound", X: []float64{lo, hi}, Y: []float64{lo, hi}, Reference: true})
 	}
 	r.Figures = append(r.Figures, fig)
+	if c.Quick {
+		quickNote(r, "50 random problems of 50 points in 10 dimensions, margin 0.05, and the Mark I's own problems")
+		converged, cardsWithin, cardsBound := 0, 0, 0
+		for _, row := range rows[:c.Problems] {
+			if row.Converged {
+				converged++
+			}
+		}
+		for _, row := range rows[c.Problems:] {
+			if row.Gamma > 0 {
+				cardsBound++
+				if float64(row.Corrections) <= row.Bound && row.Corrections > 0 {
+					cardsWithin++
+				}
+			}
+		}
+		medianRatio := 0.0
+		if len(ratios) > 0 {
+			medianRatio = median(ratios)
+		}
+		r.Checks = append(r.Checks,
+			check("random problems that converged (fraction)", float64(converged)/float64(c.Problems), 1, 1, "a perceptron that never learns: 0"),
+			check("random problems within the bound (fraction of those with one)", float64(within)/float64(max(len(ratios), 1)), 1, 1, "a bound too small, or a count too large: below 1"),
+			check("corrections / bound, median", medianRatio, 0.02, 0.5, "no corrections counted: 0; a bound of R/gamma: above 1"),
+			check("the Mark I's problems with a bound, its machine within it and correcting", float64(cardsWithin), float64(cardsBound), float64(cardsBound), "a machine that never learns: 0 corrections, never within"),
+			check("the Mark I's problems with a bound", float64(cardsBound), 4, 5, "features that separate nothing: 0"))
+	}
 	r.Data = rows
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

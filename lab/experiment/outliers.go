@@ -18,6 +18,9 @@ type OutliersConfig struct {
 	Draws    int    // random draws of the data (default 20)
 	Outliers int    // outlying samples added (default 10)
 	Seed     uint64 // first seed (default 1)
+	// Quick runs the quick run: 5 draws with 10 outliers, with checks (report.Check) that the
+	// tests hold.
+	Quick    bool
 	Workers  int
 	Progress func(done, total int)
 }
@@ -62,6 +65,9 @@ func fitOutliers(d *learn.Data, seed uint64) ([]learn.Linear, error) {
 // outliers lie along it), its threshold set on the training errors.
 func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 	start := time.Now()
+	if c.Quick {
+		c.Draws, c.Outliers = 5, 10
+	}
 	if c.Draws <= 0 {
 		c.Draws = 20
 	}
@@ -153,6 +159,17 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 	data := make([][][2]float64, len(draws))
 	for i, d := range draws {
 		data[i] = d.Base
+	}
+	if c.Quick {
+		quickNote(r, "5 draws, 10 outliers")
+		meanOf := func(m, k int) float64 {
+			return mean(collect(draws, func(d draw) float64 { return d.Base[m][k] }))
+		}
+		r.Checks = append(r.Checks,
+			check("least squares: error on the ordinary samples, with outliers minus without (mean)", meanOf(0, 1)-meanOf(0, 0), 0.01, 0.2, "outliers left out, or a fit that ignores them: 0"),
+			check("the perceptron with outliers: error on the ordinary samples (mean)", meanOf(3, 1), 0, 0.01, "a perceptron that never learns: about 0.5"),
+			check("Fisher, best threshold, with outliers (mean)", meanOf(1, 1), 0, 0.02, "a threshold at the midpoint: about 0.1"),
+			check("Fisher, midpoint threshold, with outliers (mean)", meanOf(2, 1), 0.03, 0.3, "no outliers: about 0"))
 	}
 	r.Data = map[string]any{"methods": outlierMethods, "errors_per_draw": data}
 	r.Seconds = time.Since(start).Seconds()
