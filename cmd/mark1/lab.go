@@ -52,6 +52,7 @@ func labDemos() []labDemo {
 		{"trace", "--data FILE | --point X,...,Y ... [--init W]", "a rule worked by hand: every presentation in exact numbers", labTrace},
 		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
 		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
+		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
 	}
 }
 

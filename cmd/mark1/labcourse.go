@@ -185,3 +185,25 @@ func labLoss(name string, args []string, stdout, stderr io.Writer) error {
 		return course.Loss(course.LossConfig{Points: points, Epochs: epochs, Seed: seed})
 	})
 }
+
+func labRegions(name string, args []string, stdout, stderr io.Writer) error {
+	var method string
+	var k int
+	var seed uint64
+	return courseRun(name, "[--method lsq|perceptron] [--classes K] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.StringVar(&method, "method", "lsq", "how the discriminants are fitted: lsq (least squares) or perceptron (fixed increment)")
+		fs.IntVar(&k, "classes", 3, "classes: blobs on a circle")
+		fs.Uint64Var(&seed, "seed", 1, "the blobs' seed")
+	}, func(fs *flagSet) (*report.Report, error) {
+		switch {
+		case method != "lsq" && method != "perceptron":
+			return nil, usageErr(fmt.Sprintf("--method %q: want lsq or perceptron", method))
+		case k < 3 || k > 8:
+			return nil, usageErr(fmt.Sprintf("--classes %d: want 3..8", k))
+		case seed == 0:
+			return nil, usageErr("--seed 0: seeds start at 1")
+		}
+		r, _, err := course.Regions(course.RegionsConfig{Method: method, K: k, Seed: seed})
+		return r, err
+	})
+}
