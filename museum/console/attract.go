@@ -74,10 +74,12 @@ var script = []step{
 
 // attract is the attract mode under way.
 type attract struct {
-	step  int
-	since time.Time
-	exp   int
-	fresh bool
+	own      bool // the curator's scene is on
+	ownShown bool // and has been, this round
+	step     int
+	since    time.Time
+	exp      int
+	fresh    bool
 }
 
 func (c *Console) startAttract(f *session.Frame) {
@@ -102,9 +104,20 @@ func (c *Console) stopAttract() {
 
 // tick moves the narration on.
 func (a *attract) tick(c *Console, f *session.Frame) {
-	if a.step >= 0 && c.now.Sub(a.since) < script[a.step].last {
+	if a.own {
+		// The curator's scene (see Options.AttractText), before the round's first.
+		if c.now.Sub(a.since) < c.sceneTime(ownScene) {
+			return
+		}
+		a.own = false
+	} else if a.step >= 0 && c.now.Sub(a.since) < c.sceneTime(script[a.step].last) {
+		return
+	} else if c.opts.AttractText != "" && (a.step+1)%len(script) == 0 && !a.ownShown {
+		a.own, a.ownShown, a.since = true, true, c.now
+		c.UI.Note, c.UI.Highlight = c.opts.AttractText, view.Part{Kind: view.PartTitle}
 		return
 	}
+	a.ownShown = false
 	a.step = (a.step + 1) % len(script)
 	a.since = c.now
 	s := script[a.step]

@@ -54,6 +54,7 @@ const (
 	Key3
 	Key4
 	Key5
+	KeyS // show the camera's picture to the machine
 )
 
 // Options tune a Console.
@@ -63,6 +64,12 @@ type Options struct {
 	AttractAfter time.Duration
 	// Start is the console's clock at its start (the time of the first Tick if zero).
 	Start time.Time
+	// Camera, when not nil, is the camera used as the projector (see ShowIt).
+	Camera Camera
+	// AttractPace multiplies the time each scene of the attract mode stays (0: 1).
+	AttractPace float64
+	// AttractText, when not empty, is the curator's own scene, shown first in each round.
+	AttractText string
 }
 
 // DefaultAttractAfter is a minute.
@@ -107,6 +114,7 @@ type Console struct {
 	frameMode  session.Mode
 	frameSeq   uint64
 	unitChosen time.Time // when the visitor last chose an A-unit
+	cam        cameraDesk
 }
 
 // unitFollows is how long an A-unit the visitor chose stays shown; after it, the plug-board
@@ -122,6 +130,13 @@ func New(cmd Commands, screen Screen, opts Options) *Console {
 	c.UI.Zoom = -1
 	c.UI.Unit = 0
 	c.clearCanvas()
+	if opts.Camera != nil {
+		side := opts.Camera.Side()
+		c.cam = cameraDesk{src: opts.Camera, pic: image.NewGray(image.Rect(0, 0, side, side))}
+	}
+	if !(opts.AttractPace > 0) {
+		c.opts.AttractPace = 1
+	}
 	if !opts.Start.IsZero() {
 		c.start, c.now, c.lastInput = opts.Start, opts.Start, opts.Start
 	}
@@ -180,6 +195,7 @@ func (c *Console) Tick(now time.Time, f *session.Frame) {
 	if c.drawing && c.inked && now.Sub(c.lastShown) >= presentEvery {
 		c.present()
 	}
+	c.tickCamera()
 	if !c.tipUntil.IsZero() && now.After(c.tipUntil) {
 		c.UI.Hover, c.tipUntil = view.Part{}, time.Time{}
 	}
@@ -236,6 +252,7 @@ func (c *Console) Down(p image.Point, touch bool) {
 	}
 	part := c.screen.HitTest(p)
 	c.down = part
+	c.cam.live = false // a touch on the machine hands it back from the camera
 	if part.Kind == view.PartCell && part.Index >= 0 {
 		c.beginDrawing(p)
 		return
@@ -378,6 +395,9 @@ func (c *Console) Key(k Key, training bool) {
 	if !c.touched() {
 		return
 	}
+	if k != KeyS {
+		c.cam.live = false
+	}
 	switch k {
 	case KeySpace:
 		if training {
@@ -401,6 +421,8 @@ func (c *Console) Key(k Key, training bool) {
 		c.UI.Hover, c.tipUntil = view.Part{}, time.Time{}
 	case Key1, Key2, Key3, Key4, Key5:
 		c.act(view.Part{Kind: view.PartSpeed, Index: int(k - Key1)}, image.Point{}, false)
+	case KeyS:
+		c.showIt()
 	}
 }
 
