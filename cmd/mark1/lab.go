@@ -53,6 +53,7 @@ func labDemos() []labDemo {
 		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
 		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
 		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
+		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; the perceptron and Fisher do", labMasking},
 	}
 }
 

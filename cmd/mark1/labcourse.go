@@ -207,3 +207,28 @@ func labRegions(name string, args []string, stdout, stderr io.Writer) error {
 		return r, err
 	})
 }
+
+func labMasking(name string, args []string, stdout, stderr io.Writer) error {
+	var n, middle int
+	var noise float64
+	var seed uint64
+	return courseRun(name, "[--n N] [--middle N] [--noise S] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.IntVar(&n, "n", 30, "samples of the low and the high class")
+		fs.IntVar(&middle, "middle", 20, "samples of the middle class")
+		fs.Float64Var(&noise, "noise", 0.7, "the classes' standard deviation")
+		fs.Uint64Var(&seed, "seed", 1, "the samples' seed")
+	}, func(fs *flagSet) (*report.Report, error) {
+		switch {
+		case n < 2 || n > 10000:
+			return nil, usageErr(fmt.Sprintf("--n %d: want 2..10000", n))
+		case middle < 2 || middle > 10000:
+			return nil, usageErr(fmt.Sprintf("--middle %d: want 2..10000", middle))
+		case !(noise > 0 && noise <= 10):
+			return nil, usageErr(fmt.Sprintf("--noise %v: want 0 < S <= 10", noise))
+		case seed == 0:
+			return nil, usageErr("--seed 0: seeds start at 1")
+		}
+		r, _, err := course.Masking(course.MaskingConfig{N: n, Middle: middle, Noise: noise, Seed: seed})
+		return r, err
+	})
+}
