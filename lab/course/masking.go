@@ -42,8 +42,8 @@ type MaskingMethod struct {
 type MaskingConfig struct {
 	N      int     // samples of the low and high classes (default 30)
 	Middle int     // samples of the middle class (default 20)
-	Noise float64 // default 0.7
-	Seed  uint64  // default 1
+	Noise  float64 // default 0.7
+	Seed   uint64  // default 1
 }
 
 // Masking shows least squares masking a class: three classes in a row, fitted by least squares
