@@ -54,6 +54,7 @@ func labDemos() []labDemo {
 		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
 		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
 		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; the perceptron and Fisher do", labMasking},
+		{"boolean", "[--epochs N]", "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not", labBoolean},
 	}
 }
 

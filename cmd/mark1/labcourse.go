@@ -232,3 +232,16 @@ func labMasking(name string, args []string, stdout, stderr io.Writer) error {
 		return r, err
 	})
 }
+
+func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
+	var epochs int
+	return courseRun(name, "[--epochs N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.IntVar(&epochs, "epochs", 1000, "most epochs of the rule on each truth table")
+	}, func(fs *flagSet) (*report.Report, error) {
+		if epochs < 1 || epochs > 10000 {
+			return nil, usageErr(fmt.Sprintf("--epochs %d: want 1..10000", epochs))
+		}
+		r, _, err := course.BooleanReport(epochs)
+		return r, err
+	})
+}
