@@ -285,7 +285,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Findings = append(r.Findings, report.Finding{
 		What:     "26 letters of one typeface",
 		Record:   "errorless after 40 exposures per letter",
-		Source:   "ONR Digital Computer Newsletter, July 1960, p. 2, as the project's reference sheet cites it (not read here)",
+		Source:   "ONR Digital Computer Newsletter, July 1960, p. 2, as the project's reference sheet cites it; not read here",
 		Kind:     report.Primary,
 		Measured: fmt.Sprintf("errorless %s with one card per letter, %s with 8 cards per letter%s", afterExposures(a1.errorless, "not within the exposures allowed"), afterExposures(a2.errorless, "not within the exposures allowed"), medianOf(seeds, fmt.Sprintf(" (median of %d machines)", seeds))),
 		Value:    e1,
@@ -328,7 +328,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Findings = append(r.Findings, report.Finding{
 		What:     "a second typeface added",
 		Record:   "85% correct \"when the recognition problem has been complicated by adding letters of a different type face\"",
-		Source:   "caption of US Navy photograph 330-PSA-80-60, 1960, National Archives (not read here: the words as the project's reference sheet quotes them)",
+		Source:   "caption of US Navy photograph 330-PSA-80-60, 1960, National Archives; the words as the project's reference sheet quotes them, not read here",
 		Kind:     report.Primary,
 		Measured: fmt.Sprintf("after %d epochs%s: %s", letterEpochs, medianOf(seeds, " (medians)"), strings.Join(measured, "; ")),
 		Value:    readings[nearest].value,

@@ -31,7 +31,7 @@ type shapeRun struct {
 
 // wikipedia is the source of the shape experiments' figures: an encyclopedia article, whose own
 // source is not known here.
-const wikipedia = "Wikipedia, \"Mark I Perceptron\" (an encyclopedia article; its own source for these figures is not known here)"
+const wikipedia = "Wikipedia, \"Mark I Perceptron\", an encyclopedia article whose own source for these figures is not known here"
 
 // SquaresCircles reproduces the squares-and-circles experiment as an encyclopedia article gives
 // it: 99.8% with 500 A-units and 10,000 training images, position and orientation varying, size
@@ -73,7 +73,8 @@ type shapeCond struct {
 
 // fillVerdict compares thick outlines with solid figures over the same seeds: the per-seed
 // differences of the final and of the best epoch's accuracy, and a verdict only when the mean
-// difference exceeds the spread (the standard deviation of the differences) for both.
+// difference exceeds the spread (the standard deviation of the differences) for both, over 3
+// machines or more.
 func fillVerdict(outFinal, solidFinal, outBest, solidBest []float64) (text string, verdict int) {
 	diff := func(a, b []float64) []float64 {
 		d := make([]float64, len(a))
@@ -87,8 +88,8 @@ func fillVerdict(outFinal, solidFinal, outBest, solidBest []float64) (text strin
 	n := len(outFinal)
 	text = fmt.Sprintf("%+.1f points at the final epoch (spread %.1f), %+.1f at the best (spread %.1f)", float64(100*mf), float64(100*sf), float64(100*mb), float64(100*sb))
 	switch {
-	case n < 2:
-		return text + "; one machine has no spread: no verdict (--seeds 3 or more gives one)", 0
+	case n < 3:
+		return fmt.Sprintf("%+.1f points at the final epoch, %+.1f at the best; too few machines (%d) to measure a spread: no verdict (--seeds 3 or more)", float64(100*mf), float64(100*mb), n), 0
 	case mf > sf && mb > sb && mf > 0 && mb > 0:
 		return text + "; thick outlines do better, beyond the spread", 1
 	case -mf > sf && -mb > sb && mf < 0 && mb < 0:
