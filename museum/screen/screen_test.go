@@ -1,0 +1,249 @@
+package screen
+
+import (
+	"image"
+	"testing"
+	"time"
+
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/machine"
+	"github.com/mark1-perceptron/mark1/museum/camera"
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view"
+)
+
+// scene returns a scene that has drawn a letters machine (for its hit tests).
+func scene(t testing.TB) *view.Scene {
+	set, err := builtin.Load("letters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := machine.New(machine.Default(), set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &session.Frame{Seq: 1, Experiment: "letters", Classes: m.Classes(), Codes: m.Codes(), Board: m.Board(), Range: 64,
+		Cards: len(set.Cards), Mode: session.Training, Speed: 1, Answer: -1, Want: -1, Card: -1}
+	m.Snapshot(&f.Machine, true)
+	sc, err := view.New(view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Draw(f, &view.UI{Zoom: -1}, time.Now())
+	return sc
+}
+
+func allLayouts() []Options {
+	var out []Options
+	for _, portrait := range []bool{false, true} {
+		for _, cam := range []bool{false, true} {
+			for _, title := range []string{"", "Museum of Computing"} {
+				for _, rot := range []int{0, 90, 180, 270} {
+					out = append(out, Options{Portrait: portrait, Camera: cam, Title: title, Rotate: rot})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestLayoutsShowTheWholeMachine: the tiles cover view's picture once, fit in the layout,
+// do not overlap each other, the panel or the band, and each tile keeps its aspect.
+func TestLayoutsShowTheWholeMachine(t *testing.T) {
+	for _, o := range allLayouts() {
+		l := New(o)
+		area := 0
+		for i, tl := range l.Tiles {
+			area += tl.Src.Dx() * tl.Src.Dy()
+			if !tl.Dst.In(image.Rect(0, 0, l.W, l.H)) {
+				t.Errorf("%+v: tile %d %v outside the %dx%d layout", o, i, tl.Dst, l.W, l.H)
+			}
+			if sx, sy := float64(tl.Dst.Dx())/float64(tl.Src.Dx()), float64(tl.Dst.Dy())/float64(tl.Src.Dy()); sx/sy > 1.01 || sy/sx > 1.01 {
+				t.Errorf("%+v: tile %d stretched (%.3f x %.3f)", o, i, sx, sy)
+			}
+			for j, u := range l.Tiles[:i] {
+				if tl.Src.Overlaps(u.Src) {
+					t.Errorf("%+v: tiles %d and %d show the same pixels", o, i, j)
+				}
+				if tl.Dst.Overlaps(u.Dst) {
+					t.Errorf("%+v: tiles %d and %d overlap on the screen", o, i, j)
+				}
+			}
+			if tl.Dst.Overlaps(l.Panel) || tl.Dst.Overlaps(l.Band) {
+				t.Errorf("%+v: tile %d under the panel or the band", o, i)
+			}
+		}
+		if area != view.Width*view.Height {
+			t.Errorf("%+v: the tiles show %d of view's %d pixels", o, area, view.Width*view.Height)
+		}
+		if o.Camera != !l.Panel.Empty() || (o.Title != "") != !l.Band.Empty() {
+			t.Errorf("%+v: panel %v, band %v", o, l.Panel, l.Band)
+		}
+		if o.Portrait && l.H <= l.W || !o.Portrait && l.W <= l.H {
+			t.Errorf("%+v: %dx%d", o, l.W, l.H)
+		}
+	}
+	if !New(Options{}).Plain() || New(Options{Rotate: 90}).Plain() || New(Options{Camera: true}).Plain() {
+		t.Error("Plain is wrong")
+	}
+}
+
+// TestTilesCutNoPart: along every cut between two portrait tiles, no part of the machine
+// (a button, a lamp, a key) is split between two tiles.
+func TestTilesCutNoPart(t *testing.T) {
+	sc := scene(t)
+	l := New(Options{Portrait: true, Camera: true})
+	for _, tl := range l.Tiles {
+		for _, edge := range []struct{ a, b image.Point }{
+			{image.Pt(tl.Src.Min.X, tl.Src.Min.Y), image.Pt(tl.Src.Max.X, tl.Src.Min.Y)}, // top
+			{image.Pt(tl.Src.Min.X, tl.Src.Min.Y), image.Pt(tl.Src.Min.X, tl.Src.Max.Y)}, // left
+		} {
+			if edge.a.X == 0 && edge.b.X == 0 || edge.a.Y == 0 && edge.b.Y == 0 {
+				continue // the screen's own edge
+			}
+			horizontal := edge.a.Y == edge.b.Y
+			for i := 0; ; i += 2 {
+				p := edge.a.Add(image.Pt(i, 0))
+				if !horizontal {
+					p = edge.a.Add(image.Pt(0, i))
+				}
+				if p.X >= edge.b.X && horizontal || p.Y >= edge.b.Y && !horizontal {
+					break
+				}
+				in, out := p, p.Sub(image.Pt(0, 1))
+				if !horizontal {
+					out = p.Sub(image.Pt(1, 0))
+				}
+				a, b := sc.HitTest(in), sc.HitTest(out)
+				if a.Kind != view.PartNone && a == b {
+					t.Errorf("the cut at %v splits %+v", p, a)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestAtMapsBack: a point of a part drawn on the screen, through any layout and turn, lands
+// on the same part of view's picture.
+func TestAtMapsBack(t *testing.T) {
+	sc := scene(t)
+	for _, o := range allLayouts() {
+		l := New(o)
+		for _, tl := range l.Tiles {
+			for _, v := range []image.Point{tl.Src.Min.Add(image.Pt(40, 40)), tl.Src.Max.Sub(image.Pt(40, 40)), tl.Src.Min.Add(tl.Src.Size().Div(2))} {
+				v = steady(sc, v)
+				// v's place in the layout, then turned onto the screen.
+				s := tl.Scale()
+				q := image.Pt(tl.Dst.Min.X+int(float64(v.X-tl.Src.Min.X)*s+s/2), tl.Dst.Min.Y+int(float64(v.Y-tl.Src.Min.Y)*s+s/2))
+				var p image.Point
+				switch o.Rotate {
+				case 0:
+					p = q
+				case 90:
+					p = image.Pt(l.H-1-q.Y, q.X)
+				case 180:
+					p = image.Pt(l.W-1-q.X, l.H-1-q.Y)
+				case 270:
+					p = image.Pt(q.Y, l.W-1-q.X)
+				}
+				where, back := l.At(p)
+				if where != OnMachine || sc.HitTest(back) != sc.HitTest(v) || back.Sub(v).X*back.Sub(v).X+back.Sub(v).Y*back.Sub(v).Y > 8 {
+					t.Errorf("%+v: view %v is at screen %v, which maps back to %v %v", o, v, p, where, back)
+				}
+			}
+		}
+		if !l.Panel.Empty() {
+			c := l.Panel.Min.Add(image.Pt(5, 5))
+			var p image.Point
+			switch o.Rotate {
+			case 0:
+				p = c
+			case 90:
+				p = image.Pt(l.H-1-c.Y, c.X)
+			case 180:
+				p = image.Pt(l.W-1-c.X, l.H-1-c.Y)
+			case 270:
+				p = image.Pt(c.Y, l.W-1-c.X)
+			}
+			if where, q := l.At(p); where != OnPanel || q != image.Pt(5, 5) {
+				t.Errorf("%+v: the panel's corner maps to %v %v", o, where, q)
+			}
+		}
+	}
+}
+
+// steady returns a point near v whose neighbours within 3 pixels are all the same part (a
+// scaled-down tile cannot say which side of a part's edge a point is on).
+func steady(sc *view.Scene, v image.Point) image.Point {
+	for d := 0; d < 200; d += 3 {
+		for _, c := range []image.Point{v.Add(image.Pt(d, 0)), v.Add(image.Pt(0, d)), v.Sub(image.Pt(d, 0)), v.Sub(image.Pt(0, d))} {
+			ok := true
+			for y := -3; y <= 3 && ok; y++ {
+				for x := -3; x <= 3 && ok; x++ {
+					ok = sc.HitTest(c.Add(image.Pt(x, y))) == sc.HitTest(c)
+				}
+			}
+			if ok {
+				return c
+			}
+		}
+	}
+	return v
+}
+
+func TestPanel(t *testing.T) {
+	p := NewPanel(PanelWidth, view.Height)
+	pic := image.NewGray(image.Rect(0, 0, camera.DefaultSide, camera.DefaultSide))
+	for i := range pic.Pix {
+		pic.Pix[i] = 255
+		if x := i % camera.DefaultSide; x >= 40 && x < 60 {
+			pic.Pix[i] = 0
+		}
+	}
+	st := &PanelState{Status: camera.Status{State: camera.Live}, Seq: 1, Picture: pic}
+	if !p.Draw(st) {
+		t.Fatal("the first Draw changed nothing")
+	}
+	if p.Draw(st) {
+		t.Error("the same state drawn again changed the picture")
+	}
+	// The bar is ink, the rest paper, in the picture's square.
+	r := p.pic
+	ink := p.img.RGBAAt(r.Min.X+r.Dx()*50/camera.DefaultSide, r.Min.Y+r.Dy()/2)
+	paper := p.img.RGBAAt(r.Min.X+r.Dx()*90/camera.DefaultSide, r.Min.Y+r.Dy()/2)
+	if ink != colInk || paper != colPaper {
+		t.Errorf("the picture shows %v (ink?) and %v (paper?)", ink, paper)
+	}
+	// A new picture costs no allocation.
+	if n := testing.AllocsPerRun(20, func() { st.Seq++; p.Draw(st) }); n != 0 {
+		t.Errorf("a new picture: %v allocations", n)
+	}
+	for part, q := range map[PanelPart]image.Point{PanelShow: p.show.Min.Add(image.Pt(5, 5)), PanelLive: p.live.Max.Sub(image.Pt(5, 5)), PanelPicture: p.pic.Min.Add(image.Pt(9, 9)), PanelNone: {2, 2}} {
+		if got := p.HitTest(q); got != part {
+			t.Errorf("HitTest(%v) = %v, want %v", q, got, part)
+		}
+	}
+	// Unplugged: the message, and no picture.
+	st.Status.State = camera.Unplugged
+	if !p.Draw(st) {
+		t.Error("unplugged: nothing changed")
+	}
+	if c := p.img.RGBAAt(r.Min.X+r.Dx()*50/camera.DefaultSide, r.Min.Y+r.Dy()/2); c == colInk {
+		t.Error("unplugged, the old picture is still shown")
+	}
+}
+
+// BenchmarkPanelPicture is the window's cost of a new camera picture: the panel's picture
+// drawn (the GPU upload is apart).
+func BenchmarkPanelPicture(b *testing.B) {
+	p := NewPanel(PanelWidth, view.Height)
+	pic := image.NewGray(image.Rect(0, 0, camera.DefaultSide, camera.DefaultSide))
+	st := &PanelState{Status: camera.Status{State: camera.Live}, Seq: 1, Picture: pic}
+	p.Draw(st)
+	b.ReportAllocs()
+	for b.Loop() {
+		st.Seq++
+		p.Draw(st)
+	}
+}
