@@ -30,7 +30,7 @@ func cmdFault(args []string, stdout, stderr io.Writer) error {
 		}
 		a = int(v)
 	}
-	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile, stderr)
 	if err != nil {
 		return err
 	}

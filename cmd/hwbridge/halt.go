@@ -18,7 +18,7 @@ func cmdHalt(args []string, stdout, stderr io.Writer) error {
 	if err := parse(args); err != nil {
 		return err
 	}
-	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile, stderr)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func cmdResume(args []string, stdout, stderr io.Writer) error {
 	if err := parse(args); err != nil {
 		return err
 	}
-	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile)
+	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile, stderr)
 	if err != nil {
 		return err
 	}
@@ -55,8 +55,10 @@ func cmdResume(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// bridgeClient is a client of the bridge at addr, with a token file, and a context of 10 s.
-func bridgeClient(addr, tokenFile string) (*hwapi.Client, context.Context, context.CancelFunc, error) {
+// bridgeClient is a client of the bridge at addr, with a token file, and a context of 30 s.
+// A bridge that is starting is waited for, up to 10 s (saying so on stderr): a command pasted
+// right after starting hwbridge in the background finds it.
+func bridgeClient(addr, tokenFile string, stderr io.Writer) (*hwapi.Client, context.Context, context.CancelFunc, error) {
 	token := ""
 	if tokenFile != "" {
 		var err error
@@ -68,6 +70,10 @@ func bridgeClient(addr, tokenFile string) (*hwapi.Client, context.Context, conte
 	if err != nil {
 		return nil, nil, nil, usageErr("--bridge: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	if _, err := c.Wait(ctx, 10*time.Second, func() { fmt.Fprintf(stderr, "hwbridge: waiting for the bridge at %s ...\n", addr) }); err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
 	return c, ctx, cancel, nil
 }
