@@ -15,7 +15,8 @@ import (
 // (docs/lab/*.md), each worksheet in a fresh folder, in order: the commands a teacher hands out
 // must run as written. A command may end with "> FILE" (its output is written there). From
 // worksheet 9 on, what each part's "*Observe:*" paragraphs quote must be in what the part's
-// commands printed (see checkObservations).
+// commands printed (see checkObservations); in worksheets 1 to 8, every figure they quote must
+// be what its command measured (see checkFigures).
 func TestLabWorksheets(t *testing.T) {
 	files, err := filepath.Glob("../../docs/lab/*.md")
 	if err != nil || len(files) < 8 {
@@ -37,7 +38,8 @@ func TestLabWorksheets(t *testing.T) {
 			t.Fatal(err)
 		}
 		printed := map[int]string{} // each part's commands' output
-		for _, c := range cmds {
+		outs := make([]string, len(cmds))
+		for i, c := range cmds {
 			t0 := time.Now()
 			code, stdout, stderr := mark1(t, c.args...)
 			if testing.Verbose() {
@@ -52,7 +54,11 @@ func TestLabWorksheets(t *testing.T) {
 				}
 			}
 			printed[c.part] += stdout + "\n"
+			outs[i] = stdout
 			ran++
+		}
+		if !checked(file) {
+			checkFigures(t, filepath.Join(wd, file), cmds, outs) // worksheets 1 to 8: lab_figures_test.go
 		}
 		os.Chdir(wd)
 		if checked(file) {
