@@ -246,7 +246,12 @@ func describeMachine(c machine.Config) string {
 	if c.IsIdeal() {
 		flaws = "ideal (no analog flaw)"
 	}
-	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %s, %s rule, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, english.Count(c.RUnits, "R-unit"), c.Rule, flaws)
+	rule := c.Rule.String() + " rule"
+	if c.Rule == machine.Alpha {
+		// The 1958 paper's alpha system gains on every reinforcement; the machine's is the 1962 one.
+		rule = "alpha rule (error correction, its 1962 sense)"
+	}
+	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %s, %s, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, english.Count(c.RUnits, "R-unit"), rule, flaws)
 }
 
 // timed runs f and records its wall time in the report.
