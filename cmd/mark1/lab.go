@@ -55,6 +55,7 @@ func labDemos() []labDemo {
 		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
 		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; the perceptron and Fisher do", labMasking},
 		{"boolean", "[--epochs N]", "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not", labBoolean},
+		{"digits", "[--updates N]", "the pocket against the perceptron: MNIST 1s against 5s on two features", labDigits},
 	}
 }
 

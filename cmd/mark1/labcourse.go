@@ -245,3 +245,21 @@ func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
 		return r, err
 	})
 }
+
+func labDigits(name string, args []string, stdout, stderr io.Writer) error {
+	var updates int
+	var seed uint64
+	return courseRun(name, "[--updates N] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.IntVar(&updates, "updates", 1000, "updates of the perceptron (and the pocket beside it)")
+		fs.Uint64Var(&seed, "seed", 1, "the seed of the digits drawn for the updates")
+	}, func(fs *flagSet) (*report.Report, error) {
+		switch {
+		case updates < 1 || updates > 100000:
+			return nil, usageErr(fmt.Sprintf("--updates %d: want 1..100000", updates))
+		case seed == 0:
+			return nil, usageErr("--seed 0: seeds start at 1")
+		}
+		r, _, err := course.PocketDigits(course.PocketConfig{Updates: updates, Seed: seed})
+		return r, err
+	})
+}
