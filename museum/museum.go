@@ -24,7 +24,11 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/mark1-perceptron/mark1/museum/audio"
+	"github.com/mark1-perceptron/mark1/museum/camera"
 	"github.com/mark1-perceptron/mark1/museum/console"
+	"github.com/mark1-perceptron/mark1/museum/health"
+	"github.com/mark1-perceptron/mark1/museum/screen"
 	// Before ebiten's user interface connects to X: it silences xgb's Xauthority notes.
 	_ "github.com/mark1-perceptron/mark1/museum/internal/xgbquiet"
 	"github.com/mark1-perceptron/mark1/session"
@@ -50,6 +54,32 @@ type Options struct {
 	Stats io.Writer
 	// Title is the window's title; "" means "Mark I Perceptron".
 	Title string
+
+	// Institution, when not empty, is shown in a title band above the machine (and in the
+	// window's title).
+	Institution string
+	// Camera, when not nil, is the camera used as the projector: its panel is shown beside
+	// the card.
+	Camera *camera.Feed
+	// Orientation is "auto" (""; the window's shape decides), "landscape" or "portrait";
+	// Rotate turns the whole picture clockwise by 0, 90, 180 or 270 degrees.
+	Orientation string
+	Rotate      int
+	// AttractPace and AttractText are the curator's (see console.Options).
+	AttractPace float64
+	AttractText string
+	// Sound, when not nil, is the machine's sound, played through ebiten's audio; with
+	// SoundAfterTouch (the browser), only from the visitor's first touch.
+	Sound           *audio.Synth
+	SoundAfterTouch bool
+	// Monitor, when not nil, is told the exhibit's health once a second; Ctrl+Shift+S shows
+	// it on the staff screen.
+	Monitor *health.Monitor
+	// Logf, when not nil, is told what the window does that the staff may want to know.
+	Logf func(format string, args ...any)
+	// WindowW and WindowH are the window's size when not full screen (0: two thirds of
+	// view's).
+	WindowW, WindowH int
 }
 
 // Game is the ebiten Game showing one session.
@@ -86,6 +116,9 @@ type Game struct {
 	skipped  int
 	lastStat time.Time
 	statFrom int
+
+	x           extras
+	touchedOnce bool
 }
 
 // New returns the Game for session s; ctx ends it.
@@ -95,7 +128,12 @@ func New(ctx context.Context, s *session.Session, opts Options) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{ctx: ctx, s: s, opts: opts, scene: sc, dirty: true, start: time.Now()}
-	g.con = console.New(s, sc, console.Options{AttractAfter: opts.AttractAfter})
+	copts := console.Options{AttractAfter: opts.AttractAfter, AttractPace: opts.AttractPace, AttractText: opts.AttractText}
+	if opts.Camera != nil {
+		copts.Camera = opts.Camera
+	}
+	g.con = console.New(s, sc, copts)
+	g.x.synth = opts.Sound
 	s.Snapshot(&g.frame)
 	return g, nil
 }
@@ -110,9 +148,16 @@ func Run(ctx context.Context, s *session.Session, opts Options) error {
 	title := opts.Title
 	if title == "" {
 		title = "Mark I Perceptron"
+		if opts.Institution != "" {
+			title += " · " + opts.Institution
+		}
 	}
 	ebiten.SetWindowTitle(title)
-	ebiten.SetWindowSize(view.Width*2/3, view.Height*2/3)
+	w, h := opts.WindowW, opts.WindowH
+	if w <= 0 || h <= 0 {
+		w, h = view.Width*2/3, view.Height*2/3
+	}
+	ebiten.SetWindowSize(w, h)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true)
@@ -129,9 +174,9 @@ func Run(ctx context.Context, s *session.Session, opts Options) error {
 	return g.err
 }
 
-// Layout implements ebiten.Game: the screen is always view.Width x view.Height, scaled to the
-// window.
-func (g *Game) Layout(w, h int) (int, int) { return view.Width, view.Height }
+// Layout implements ebiten.Game: the screen is the layout's picture (view.Width x
+// view.Height when it is view's alone), scaled to the window.
+func (g *Game) Layout(w, h int) (int, int) { return g.relayout(w, h).Size() }
 
 // Update implements ebiten.Game: input becomes commands, and the latest frame is taken.
 func (g *Game) Update() error {
@@ -145,6 +190,9 @@ func (g *Game) Update() error {
 	if ctrl && ebiten.IsKeyPressed(ebiten.KeyShift) && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
 		return ebiten.Termination
 	}
+	if ctrl && ebiten.IsKeyPressed(ebiten.KeyShift) && inpututil.IsKeyJustPressed(ebiten.KeyS) {
+		g.toggleStaff()
+	}
 	if !g.opts.Kiosk {
 		if ctrl && inpututil.IsKeyJustPressed(ebiten.KeyQ) {
 			return ebiten.Termination
@@ -157,6 +205,8 @@ func (g *Game) Update() error {
 	g.s.Snapshot(&g.frame)
 	g.input(now)
 	g.con.Tick(now, &g.frame)
+	g.sound(now)
+	g.healthTick(now)
 	if g.opts.Kiosk {
 		g.cursor(now)
 	}
@@ -174,7 +224,11 @@ func (g *Game) Update() error {
 func (g *Game) input(now time.Time) {
 	x, y := ebiten.CursorPosition()
 	p := image.Pt(x, y)
-	onScreen := p.In(image.Rect(0, 0, view.Width, view.Height))
+	sw, sh := view.Width, view.Height
+	if g.x.layout != nil {
+		sw, sh = g.x.layout.Size()
+	}
+	onScreen := p.In(image.Rect(0, 0, sw, sh))
 	if !g.mouseSeen && onScreen {
 		// A browser reports a position before the pointer has been anywhere.
 		g.mouseAt, g.mouseSeen = p, true
@@ -184,19 +238,21 @@ func (g *Game) input(now time.Time) {
 	if p != g.mouseAt && g.mouseSeen && onScreen && !fromTouch {
 		g.mouseAt, g.lastMove = p, now
 		g.con.MouseMoved()
-		if g.mouseDown {
-			g.con.Move(p)
-		} else if !g.touching {
-			g.con.Hover(p)
+		if where, q := g.place(p); where == screen.OnMachine && !g.x.staffOpen {
+			if g.mouseDown {
+				g.con.Move(q)
+			} else if !g.touching {
+				g.con.Hover(q)
+			}
 		}
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && !fromTouch {
 		g.mouseDown = true
-		g.con.Down(p, false)
+		g.press(p, false)
 	}
 	if g.mouseDown && inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) {
 		g.mouseDown = false
-		g.con.Up(p, false)
+		g.release(p, false)
 	}
 
 	// Touch: the first finger down draws and presses; others are ignored until it lifts.
@@ -205,23 +261,61 @@ func (g *Game) input(now time.Time) {
 		if len(g.touches) > 0 {
 			g.touch, g.touching = g.touches[0], true
 			g.touchAt = image.Pt(ebiten.TouchPosition(g.touch))
-			g.con.Down(g.touchAt, true)
+			g.press(g.touchAt, true)
 		}
 	} else if inpututil.IsTouchJustReleased(g.touch) {
 		g.touching, g.touchEnd = false, now
-		g.con.Up(g.touchAt, true)
+		g.release(g.touchAt, true)
 	} else {
 		q := image.Pt(ebiten.TouchPosition(g.touch))
 		if q != g.touchAt {
 			g.touchAt = q
-			g.con.Move(q)
+			if where, v := g.place(q); where == screen.OnMachine && !g.x.staffOpen {
+				g.con.Move(v)
+			}
 		}
 	}
 
+	if g.x.staffOpen || ebiten.IsKeyPressed(ebiten.KeyControl) {
+		return
+	}
 	for _, k := range keys {
 		if inpututil.IsKeyJustPressed(k.key) {
+			g.touchedOnce = true
 			g.con.Key(k.to, g.frame.Mode == session.Training)
 		}
+	}
+}
+
+// press is a mouse button or a finger going down at the screen's point p.
+func (g *Game) press(p image.Point, touch bool) {
+	g.touchedOnce = true
+	if g.x.staffOpen {
+		return
+	}
+	switch where, q := g.place(p); where {
+	case screen.OnMachine:
+		g.con.Down(q, touch)
+	case screen.OnPanel:
+		g.panelTap(q, true)
+	default:
+		g.con.MouseMoved()
+	}
+}
+
+// release is the end of a press at the screen's point p.
+func (g *Game) release(p image.Point, touch bool) {
+	if g.x.staffOpen {
+		g.staffAct(g.staffPart(p))
+		return
+	}
+	switch where, q := g.place(p); where {
+	case screen.OnMachine:
+		g.con.Up(q, touch)
+	case screen.OnPanel:
+		g.panelTap(q, false)
+	default:
+		g.con.Up(image.Pt(-1, -1), touch)
 	}
 }
 
@@ -233,6 +327,7 @@ var keys = []struct {
 	{ebiten.KeyC, console.KeyC}, {ebiten.KeyArrowLeft, console.KeyLeft}, {ebiten.KeyArrowRight, console.KeyRight},
 	{ebiten.KeyEscape, console.KeyEscape}, {ebiten.Key1, console.Key1}, {ebiten.Key2, console.Key2},
 	{ebiten.Key3, console.Key3}, {ebiten.Key4, console.Key4}, {ebiten.Key5, console.Key5},
+	{ebiten.KeyS, console.KeyS}, {ebiten.KeyEnter, console.KeyS},
 }
 
 // cursor hides the mouse cursor when it has not moved for a few seconds (kiosk).
@@ -259,14 +354,24 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	ui := g.con.UI
 	ui.Elapsed = 0
 	moving := !g.scene.Still() || g.con.UI.Highlight.Kind != view.PartNone || g.con.UI.Drawing != nil
-	if !g.dirty && !moving && g.frame.Seq == g.lastSeq && ui == g.lastUI && g.opts.Screenshot == "" {
+	plain := g.x.layout == nil || g.x.layout.Plain() && !g.x.staffOpen
+	panels := !plain && g.updatePanels(now)
+	viewChanged := g.dirty || moving || g.frame.Seq != g.lastSeq || ui != g.lastUI || g.opts.Screenshot != ""
+	if !viewChanged && !panels {
 		g.skipped++
 		return
 	}
 	g.dirty, g.lastSeq, g.lastUI = false, g.frame.Seq, ui
-	img := g.scene.Draw(&g.frame, &g.con.UI, now)
+	img := g.scene.Image()
+	if viewChanged {
+		img = g.scene.Draw(&g.frame, &g.con.UI, now)
+	}
 	built := time.Since(now)
-	screen.WritePixels(img.Pix)
+	if plain {
+		screen.WritePixels(img.Pix)
+	} else {
+		g.drawComposed(screen, img, viewChanged)
+	}
 	g.builds = appendCapped(g.builds, built)
 	g.uploads = appendCapped(g.uploads, time.Since(now))
 	g.drawn++

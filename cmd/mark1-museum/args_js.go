@@ -11,7 +11,8 @@ import (
 const browser = true
 
 // args returns the page's query string as flags: ?experiment=shapes&speed=10 is
-// --experiment shapes --speed 10, and a parameter with no value (?ideal) is a bare flag.
+// --experiment shapes --speed 10, and a parameter with no value (?ideal) is a bare flag;
+// ?camera is the page's camera, ?sound=off silence.
 func args() []string {
 	search := js.Global().Get("location").Get("search").String()
 	if len(search) > 0 && search[0] == '?' {
@@ -22,8 +23,11 @@ func args() []string {
 		return nil
 	}
 	var out []string
-	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain", "stats"} {
+	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain", "stats", "camera", "sound"} {
 		for _, v := range q[name] {
+			if name == "camera" && (v == "" || v == "on") {
+				v = "browser" // ?camera: the page's camera (web/index.html asks for it)
+			}
 			if v == "" {
 				out = append(out, "--"+name)
 			} else {

@@ -32,6 +32,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,7 +43,9 @@ import (
 	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/museum"
+	"github.com/mark1-perceptron/mark1/museum/audio"
 	"github.com/mark1-perceptron/mark1/museum/console"
+	"github.com/mark1-perceptron/mark1/museum/curator"
 	"github.com/mark1-perceptron/mark1/museum/help"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
@@ -83,6 +86,8 @@ type settings struct {
 	speed                           speedFlag
 	seed                            uint64
 	pretrain, frames                int
+	curator, camera, sound          string
+	curatorExample                  bool
 }
 
 // newFlagSet returns the program's flags, read into st. Their usage is museum/help's (which
@@ -105,6 +110,10 @@ func newFlagSet(st *settings) *flag.FlagSet {
 	fs.StringVar(&st.shot, "screenshot", "", "write the screen to this PNG file after --frames frames, and quit")
 	fs.IntVar(&st.frames, "frames", 30, "frames before the screenshot")
 	fs.BoolVar(&st.stats, "stats", false, "print frame timings on standard output: every 10 s while the window is open, and a summary when it closes")
+	fs.StringVar(&st.curator, "curator", "", "the curator's file (TOML) setting up the exhibit: experiments, sound, attract mode, camera, screen, staff")
+	fs.BoolVar(&st.curatorExample, "curator-example", false, "print a commented curator's file with every setting at its default, and quit")
+	fs.StringVar(&st.camera, "camera", "", "the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)")
+	fs.StringVar(&st.sound, "sound", "", "on or off (default: the curator's file's; without it, off in a kiosk, on in a window)")
 	return fs
 }
 
@@ -123,8 +132,36 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mark1-museum: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	chosen := false
-	fs.Visit(func(f *flag.Flag) { chosen = chosen || f.Name == "experiment" })
+	if st.curatorExample {
+		stdout.Write(curator.Example())
+		return 0
+	}
+	if st.sound != "" && st.sound != "on" && st.sound != "off" {
+		fmt.Fprintf(stderr, "mark1-museum: --sound %q: want on or off\n", st.sound)
+		return 2
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	chosen := given["experiment"]
+	ex := newExhibit(st.curator, &st, stderr)
+	defer ex.close()
+	cur := ex.cfg
+	if !chosen && cur.Experiment != "" {
+		st.experiment = cur.Experiment
+	}
+	if !given["save-every"] {
+		st.saveEvery = cur.SaveEvery
+	}
+	if !given["attract"] && st.curator != "" {
+		st.attract = cur.Attract.After
+	}
+	offered := view.ExperimentNames()
+	if cur.Experiments != nil {
+		offered = cur.Experiments
+		if !chosen && cur.Experiment == "" {
+			st.experiment = offered[0]
+		}
+	}
 	cfg := machine.Default()
 	cfg.Seed = st.seed
 	if st.ideal {
@@ -133,14 +170,14 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	opts := session.Options{
 		Config:      &cfg,
 		Sets:        builtin.Load,
-		Experiments: view.ExperimentNames(),
+		Experiments: offered,
 		Experiment:  st.experiment,
 		// Asked for, it opens even on a resumed museum (the others stay saved).
 		ExperimentChosen: chosen,
 		Dir:              st.stateDir,
 		SaveEvery:        st.saveEvery,
 		Speed:            st.speed.v,
-		Logf:             func(format string, a ...any) { fmt.Fprintf(stderr, "mark1-museum: "+format+"\n", a...) },
+		Logf:             ex.logf,
 	}
 	s, err := session.New(opts)
 	if err != nil {
@@ -176,7 +213,24 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if aa == 0 {
 		aa = -1
 	}
-	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames}
+	var wg sync.WaitGroup
+	xctx, xcancel := context.WithCancel(ctx)
+	defer func() { xcancel(); wg.Wait() }()
+	ex.start(xctx, st.camera, st.stateDir, &wg)
+	soundOn := !st.kiosk
+	if cur.Sound.Set {
+		soundOn = cur.Sound.On
+	}
+	if st.sound != "" {
+		soundOn = st.sound == "on"
+	}
+	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames,
+		Institution: cur.Institution, Camera: ex.feed, Orientation: cur.Screen.Orientation, Rotate: cur.Screen.Rotate,
+		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, SoundAfterTouch: browser, Monitor: ex.mon, Logf: ex.logf,
+		WindowW: cur.Screen.Width, WindowH: cur.Screen.Height}
+	if soundOn {
+		mopts.Sound = audio.New(cur.Sound.Volume)
+	}
 	if st.stats {
 		mopts.Stats = stdout
 	}

@@ -23,6 +23,10 @@ const Flags = `  --fullscreen        open full screen
   --screenshot FILE   write the screen to this PNG file after --frames frames, and quit
   --frames N          frames before the screenshot (default 30)
   --stats             print frame timings on standard output: every 10 s while the window is open, and a summary when it closes
+  --curator FILE      the curator's file (TOML) setting up the exhibit: experiments, sound, attract mode, camera, screen, staff
+  --curator-example   print a commented curator's file with every setting at its default, and quit
+  --camera DEVICE     the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)
+  --sound on|off      on or off (default: the curator's file's; without it, off in a kiosk, on in a window)
 `
 
 // Text is mark1-museum's whole usage, as -h prints it.
@@ -35,7 +39,7 @@ flags:
 ` + Flags
 
 // boolFlags are the flags that take no value.
-var boolFlags = [...]string{"fullscreen", "kiosk", "ideal", "stats"}
+var boolFlags = [...]string{"fullscreen", "kiosk", "ideal", "stats", "curator-example"}
 
 // Asked reports whether the command line args (without the program's name) asks for help as
 // Go's flag package reads it: -h, -help, --h or --help among the flags, before the first
