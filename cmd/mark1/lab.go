@@ -56,6 +56,7 @@ func labDemos() []labDemo {
 		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; the perceptron and Fisher do", labMasking},
 		{"boolean", "[--epochs N]", "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not", labBoolean},
 		{"digits", "[--updates N]", "the pocket against the perceptron: MNIST 1s against 5s on two features", labDigits},
+		{"fisher-lsq", "[--data FILE | --point X,...,Y ...]", "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly", labFisherLSQ},
 	}
 }
 

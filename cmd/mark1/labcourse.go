@@ -263,3 +263,38 @@ func labDigits(name string, args []string, stdout, stderr io.Writer) error {
 		return r, err
 	})
 }
+
+func labFisherLSQ(name string, args []string, stdout, stderr io.Writer) error {
+	var data string
+	var pts pointList
+	var seed uint64
+	return courseRun(name, "[--data FILE | --point X1,...,LABEL ...] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+		fs.StringVar(&data, "data", "", "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of 12 and 20 integer points)")
+		fs.Var(&pts, "point", "a sample X1,...,LABEL; repeat for more (instead of --data)")
+		fs.Uint64Var(&seed, "seed", 1, "the seed of the default samples")
+	}, func(fs *flagSet) (*report.Report, error) {
+		var d *trace.Data
+		var err error
+		switch {
+		case data != "" && len(pts) > 0:
+			return nil, usageErr("--data and --point: give the samples one way")
+		case seed == 0:
+			return nil, usageErr("--seed 0: seeds start at 1")
+		case data != "":
+			f, err := os.Open(data)
+			if err != nil {
+				return nil, fmt.Errorf("--data: %w", err)
+			}
+			defer f.Close()
+			if d, err = trace.ReadCSV(data, f); err != nil {
+				return nil, err
+			}
+		case len(pts) > 0:
+			if d, err = trace.Points(pts); err != nil {
+				return nil, usageErr(err.Error())
+			}
+		}
+		r, _, err := course.FisherLSQReport(d, seed)
+		return r, err
+	})
+}
