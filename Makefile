@@ -130,6 +130,7 @@ fuzz:
 	@for t in "FuzzRead ./patchboard/" "FuzzReadState ./machine/" "FuzzReadStateBody ./machine/" \
 		"FuzzReadCodes ./machine/" "FuzzReadConfig ./machine/" "FuzzLoadIDX ./images/" "FuzzDecodeImage ./images/" \
 		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/" \
+		"FuzzReadCSV ./lab/trace/" "FuzzParsePoint ./lab/trace/" "FuzzParse ./lab/exact/" \
 		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/" \
 		"FuzzDecodeReplies ./hwapi/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \

@@ -53,7 +53,7 @@ func labDemos() []labDemo {
 		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
 		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
 		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
-		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; the perceptron and Fisher do", labMasking},
+		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; perceptron, Fisher do", labMasking},
 		{"boolean", "[--epochs N]", "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not", labBoolean},
 		{"digits", "[--updates N]", "the pocket against the perceptron: MNIST 1s against 5s on two features", labDigits},
 		{"fisher-lsq", "[--data FILE | --point X,...,Y ...]", "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly", labFisherLSQ},

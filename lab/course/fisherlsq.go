@@ -229,18 +229,19 @@ func FisherLSQReport(d *trace.Data, seed uint64) (*report.Report, *FisherLSQ, er
 		}
 		return fmt.Sprintf("%.4g", exact.Float(r))
 	}
-	tab.AddRow("m1, m2 (the class means)", f.M1.String()+", "+f.M2.String(), approx(f.M1)+", "+approx(f.M2))
-	tab.AddRow("m (the mean of all samples)", f.M.String(), approx(f.M))
-	tab.AddRow("S_W (rows)", rows(f.SW), "")
-	tab.AddRow("Fisher: S_W⁻¹(m1 - m2)", f.Fisher.String(), approx(f.Fisher))
+	tab.AddRow("m1", f.M1.String(), approx(f.M1))
+	tab.AddRow("m2", f.M2.String(), approx(f.M2))
+	tab.AddRow("m", f.M.String(), approx(f.M))
+	tab.AddRow("S_W", rows(f.SW), "")
+	tab.AddRow("Fisher", f.Fisher.String(), approx(f.Fisher))
 	for _, fit := range []LSQFit{f.Special, f.Plain} {
-		what := fmt.Sprintf("least squares, targets %s and %s", exact.Format(fit.T1), exact.Format(fit.T2))
+		what := fmt.Sprintf("LSQ %s, %s", exact.Format(fit.T1), exact.Format(fit.T2))
 		tab.AddRow(what+": w", fit.W.String(), approx(fit.W))
-		tab.AddRow(what+": w / Fisher's", ratOrNot(fit.Ratio), one(fit.Ratio))
+		tab.AddRow(what+": w/Fisher", ratOrNot(fit.Ratio), one(fit.Ratio))
 		tab.AddRow(what+": w0", exact.Format(fit.W0), one(fit.W0))
 		tab.AddRow(what+": -w.m", exact.Format(fit.AtMean), one(fit.AtMean))
 	}
-	tab.Note = fmt.Sprintf("N = %d: the targets N/N1 = %s and -N/N2 = %s. The ratio is one number for every weight: the direction is Fisher's, exactly.", f.N1+f.N2, exact.Format(f.Special.T1), exact.Format(f.Special.T2))
+	tab.Note = fmt.Sprintf("m1, m2: the class means; m: the mean of all samples; S_W: the within-class scatter, by rows; Fisher: S_W⁻¹(m1 - m2). LSQ a, b: least squares with targets a for class +1 and b for class -1, here N/N1 = %s and -N/N2 = %s (N = %d), then +1 and -1; w/Fisher: the one number every weight of w is times Fisher's (the direction is Fisher's, exactly); -w.m: the bias that puts the threshold at m.", exact.Format(f.Special.T1), exact.Format(f.Special.T2), f.N1+f.N2)
 	r.Tables = append(r.Tables, tab)
 	if d.Dim() == 2 {
 		fig := &plot.Figure{Name: "boundaries", Title: "Least squares' boundaries and Fisher's direction", XLabel: "x1", YLabel: "x2", Equal: true,
@@ -254,7 +255,7 @@ func FisherLSQReport(d *trace.Data, seed uint64) (*report.Report, *FisherLSQ, er
 				span = max(span, v-m[i], m[i]-v)
 			}
 		}
-		norm := fw[0]*fw[0] + fw[1]*fw[1]
+		norm := float64(fw[0]*fw[0]) + float64(fw[1]*fw[1])
 		scale := span / 2 / sqrtF(norm)
 		fig.Series = append(fig.Series,
 			plot.Series{Name: "m, the mean", X: []float64{m[0]}, Y: []float64{m[1]}, Points: true, Style: 7},

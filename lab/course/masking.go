@@ -94,7 +94,7 @@ func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
 	r := &report.Report{Name: "masking", Title: "Least squares masks a class"}
 	r.Summary = "Three classes in a row. Least squares fits each class's indicator (1 in the class, 0 elsewhere) by a plane; the middle class's indicator rises and falls again along the row, and the plane that fits it best is almost flat, below the low class's plane on one side and the high class's on the other: the middle class is never the largest, never answered. The perceptron's K-class machine corrects mistakes until there are none; Fisher's discriminant projects onto the directions that separate the class means best and answers the nearest mean. Both answer the middle class."
 	r.Condition("data", fmt.Sprintf("3 classes around (-3, -3), (0, 0) and (3, 3): %d, %d and %d samples, standard deviation %g; seed %d", c.N, c.Middle, c.N, c.Noise, c.Seed))
-	r.Condition("methods", fmt.Sprintf("least squares with 3 discriminants fitted together (one-hot targets; +1/-1 targets give the same argmax); the fixed-increment perceptron's K-class machine (Kesler's construction), in the data's order, %d epochs until one without a correction; Fisher's discriminant for 3 classes (the 2 directions of S_W⁻¹S_B, the nearest projected mean)", epochs))
+	r.Condition("methods", fmt.Sprintf("least squares with 3 discriminants fitted together (targets +1 for the class and -1 for the others; one-hot targets give the same argmax); the fixed-increment perceptron's K-class machine (Kesler's construction), in the data's order, %d epochs until one without a correction; Fisher's discriminant for 3 classes (the 2 directions of S_W⁻¹S_B, the nearest projected mean)", epochs))
 	tab := &report.Table{Name: "masking", Title: "Who answers what", Columns: []string{"method", "answered low", "answered middle", "answered high", "training errors", "plot answered middle (%)"}}
 	for i := range methods {
 		m := &methods[i]
@@ -119,7 +119,7 @@ func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
 		r.Figures = append(r.Figures, &plot.Figure{Name: fmt.Sprintf("masking-%d", i+1), Title: m.Name + ": the classes answered", XLabel: "x1", YLabel: "x2",
 			Regions: reg, Series: classPoints(d), Caption: "the plane coloured by the class answered, with the training samples"})
 	}
-	tab.Note = fmt.Sprintf("The training samples: %d low, %d middle, %d high. Least squares' middle plane is flat along the row, at the middle class's share of the samples; the other two cross at theirs. With equal classes it ties with them at best, and which side wins a sliver is chance; with the middle class smaller it is never on top.", c.N, c.Middle, c.N)
+	tab.Note = fmt.Sprintf("The training samples: %d low, %d middle, %d high. Least squares' middle plane is flat along the row, at a height set by the middle class's share of the samples; the other two cross at the height their share sets. With equal classes it ties with them at best, and which side wins a sliver is chance; with the middle class smaller it is never on top.", c.N, c.Middle, c.N)
 	r.Tables = append(r.Tables, tab)
 	// Least squares' three discriminants along the diagonal x = (t, t).
 	var ts []float64

@@ -214,7 +214,7 @@ func Regions(c RegionsConfig) (*report.Report, []RegionStats, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	method := "least squares (targets +1 and -1; the K discriminants fitted together to one-hot targets)"
+	method := "least squares (targets +1 and -1; the K discriminants fitted together, +1 for the class and -1 for the others)"
 	if c.Method == "perceptron" {
 		method = "the fixed-increment perceptron, in the data's order, until an epoch without a correction (the K discriminants: Kesler's construction)"
 	}

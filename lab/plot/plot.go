@@ -321,8 +321,9 @@ func (f *Figure) linePlot() (*gplot.Plot, []legendEntry, error) {
 			xmin, xmax, ymin, ymax = xmin-padX, xmax+padX, ymin-padY, ymax+padY
 		}
 		span := max(xmax-xmin, ymax-ymin, 1e-9)
-		cx, cy := (xmin+xmax)/2, (ymin+ymax)/2
-		xmin, xmax, ymin, ymax = cx-span/2, cx+span/2, cy-span/2, cy+span/2
+		cx, cy := float64((xmin+xmax)/2), float64((ymin+ymax)/2)
+		half := float64(span / 2)
+		xmin, xmax, ymin, ymax = cx-half, cx+half, cy-half, cy+half
 	}
 	if len(f.Boundaries) > 0 || f.Regions != nil || f.Equal {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax

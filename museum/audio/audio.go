@@ -116,7 +116,7 @@ func (s *Synth) rand() float64 {
 	x ^= x >> 17
 	x ^= x << 5
 	s.noise = x
-	return float64(x)/float64(1<<31) - 1
+	return float64(float64(x)/float64(1<<31)) - 1
 }
 
 // Read implements io.Reader: interleaved stereo float32 little-endian samples, as many whole
@@ -149,7 +149,7 @@ func (s *Synth) next(target float64) float64 {
 	} else if s.clicks > 0 {
 		for i := range s.active {
 			if s.active[i].t < 0 {
-				s.active[i] = click{t: 0, amp: 0.55 + 0.15*s.rand(), freq: 2300 + 500*s.rand()}
+				s.active[i] = click{t: 0, amp: 0.55 + float64(0.15*s.rand()), freq: 2300 + float64(500*s.rand())}
 				break
 			}
 		}
@@ -169,7 +169,7 @@ func (s *Synth) next(target float64) float64 {
 		if t < 0.0015 {
 			hit = s.rand() * (1 - t/0.0015)
 		}
-		out += c.amp * (0.6*hit + 0.5*env*math.Sin(2*math.Pi*c.freq*t))
+		out += float64(c.amp * (float64(0.6*hit) + float64(0.5*env*math.Sin(2*math.Pi*c.freq*t))))
 		c.t++
 		if c.t >= clickLen {
 			c.t = -1
@@ -178,7 +178,7 @@ func (s *Synth) next(target float64) float64 {
 	// The whir: the motors' hum (a 100 Hz fundamental and two harmonics) and their gears'
 	// rumble, in proportion to the motors turning; the level glides (about 40 ms) so that it
 	// does not crackle.
-	s.level += (target - s.level) * (1.0 / (0.04 * SampleRate))
+	s.level += float64((target - s.level) * (1.0 / (0.04 * SampleRate)))
 	if s.level > 1e-6 {
 		for k, f := range [3]float64{100, 200, 310} {
 			s.phase[k] += f / SampleRate
@@ -186,9 +186,9 @@ func (s *Synth) next(target float64) float64 {
 				s.phase[k]--
 			}
 		}
-		s.hum += (s.rand() - s.hum) * 0.08
-		tone := 0.5*math.Sin(2*math.Pi*s.phase[0]) + 0.3*math.Sin(2*math.Pi*s.phase[1]) + 0.15*math.Sin(2*math.Pi*s.phase[2])
-		out += 0.45 * s.level * (0.7*tone + 0.9*s.hum)
+		s.hum += float64((s.rand() - s.hum) * 0.08)
+		tone := float64(0.5*math.Sin(2*math.Pi*s.phase[0])) + float64(0.3*math.Sin(2*math.Pi*s.phase[1])) + float64(0.15*math.Sin(2*math.Pi*s.phase[2]))
+		out += float64(0.45 * s.level * (float64(0.7*tone) + float64(0.9*s.hum)))
 	} else {
 		s.level = 0
 	}

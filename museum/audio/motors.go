@@ -23,7 +23,7 @@ func (m *Motors) Update(pots [][]float64, pace, dt float64, jump bool) int {
 		m.shown = make([][]float64, len(pots))
 		jump = true
 	}
-	step := speed * pace * max(0, min(dt, 1))
+	step := float64(speed * pace * max(0, min(dt, 1))) // rounded: no fused multiply-add below
 	turning := 0
 	for r, p := range pots {
 		sh := m.shown[r]

@@ -288,7 +288,7 @@ func (f *Feed) publish() {
 	// The rate, smoothed over about a second.
 	if dt := now.Sub(f.lastAt).Seconds(); !f.lastAt.IsZero() && dt > 0 {
 		a := min(1, dt)
-		s.FPS = (1-a)*s.FPS + a/dt
+		s.FPS = float64((1-a)*s.FPS) + a/dt
 	}
 	f.lastAt = now
 	f.mu.Unlock()
