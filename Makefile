@@ -48,7 +48,7 @@ test: museum-deps
 ## vet, staticcheck and build compile it.
 museum-deps:
 	@bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev \
-		libxinerama-dev libxrandr-dev libxxf86vm-dev
+		libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev
 
 ## museum-test: the window's tests under Xvfb, the browser build in headless Chromium, the
 ## cross-builds, a 30 s soak (installs xvfb, xauth, chromium).

@@ -42,7 +42,7 @@ for p in "${pkgs[@]}"; do
 done
 
 bash scripts/need.sh adduser curl lintian xvfb xauth libgl1-mesa-dri libgl1 libx11-6 libx11-xcb1 libxcursor1 libxi6 libxinerama1 \
-	libxrandr2 libxxf86vm1
+	libxrandr2 libxxf86vm1 libasound2
 
 tmp=$(mktemp -d)
 chmod 755 "$tmp"

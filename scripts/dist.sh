@@ -95,7 +95,7 @@ triplet() {
 	esac
 }
 # The window's build dependencies (the Makefile's museum-deps), for ARCH ($1).
-museumdevs=(libgl1-mesa-dev libx11-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev)
+museumdevs=(libgl1-mesa-dev libx11-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev)
 museumcc() {
 	local arch=$1 t
 	if [ "$arch" = "$hostarch" ]; then
@@ -327,7 +327,7 @@ for arch in "${archs[@]}"; do
 		unit docs/kiosk-mark1-museum.service "$t/lib/systemd/system/mark1-museum.service" mark1-museum
 		# The libraries it links (libX11, libc) and those GLFW and ebiten open at run time.
 		glibc=$(readelf -W --dyn-syms "$bin/mark1-museum" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
-		deb mark1-museum "$arch" "$t" "libc6 (>= $glibc), libgl1, libx11-6, libx11-xcb1, libxcursor1, libxi6, libxinerama1, libxrandr2, libxxf86vm1"
+		deb mark1-museum "$arch" "$t" "libc6 (>= $glibc), libgl1, libx11-6, libx11-xcb1, libxcursor1, libxi6, libxinerama1, libxrandr2, libxxf86vm1, libasound2 | libasound2t64"
 	fi
 
 	# The archive.

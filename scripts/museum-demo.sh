@@ -35,7 +35,7 @@ if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 	window="no display (\$DISPLAY and \$WAYLAND_DISPLAY are unset)"
 elif [ "$(uname -s)" = Linux ] && command -v dpkg-query >/dev/null &&
 	! bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev \
-		libxinerama-dev libxrandr-dev libxxf86vm-dev; then
+		libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev; then
 	window="could not install the window's build dependencies"
 elif ! put mark1-museum ./cmd/mark1-museum CGO_ENABLED=1; then
 	rm -f "$bin/.mark1-museum.new"

@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go=${GO:-go}
 bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
-	libxrandr-dev libxxf86vm-dev xvfb xauth chromium
+	libxrandr-dev libxxf86vm-dev libasound2-dev xvfb xauth chromium
 
 echo "museum-test: cross-builds"
 GOOS=js GOARCH=wasm "$go" build -o /dev/null ./cmd/mark1-museum

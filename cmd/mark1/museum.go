@@ -51,7 +51,7 @@ func museumName() string {
 const museumHint = "in mark1's source, `make demo` builds it (installing the X and GL headers it needs), puts mark1, " +
 	"mark1-museum and hwbridge in ~/.local/bin and opens the window; or build it by hand with " +
 	"`go build -o DIR/mark1-museum ./cmd/mark1-museum` (it needs cgo and, on Debian, " +
-	"libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev)"
+	"libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev)"
 
 // museumDirs are the folders where make demo installs the window program, newest first:
 // ~/.local/bin, and ${XDG_CACHE_HOME:-~/.cache}/mark1/bin, where it did before. Each comes with
