@@ -15,7 +15,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
-	museum-deps museum-test web rig dist dist-test
+	museum-deps museum-test web rig dist dist-test docs-test
 
 all: build
 
@@ -39,7 +39,7 @@ test: museum-deps
 	done
 	$(GO) test -count=1 -json ./... | $(TALLY) go
 	$(MAKE) --no-print-directory race
-	@for t in arm64 museum-test rig dist-test; do \
+	@for t in arm64 museum-test rig dist-test docs-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
 	@$(TALLY) summary
@@ -69,6 +69,11 @@ dist:
 ## sudo; installs lintian, curl, xvfb).
 dist-test:
 	@bash scripts/dist-test.sh
+
+## docs-test: every shell block of README.md and docs/ run as pasted, in a fresh copy of the
+## repository with a fresh home (scripts/docs-test.sh; installs xvfb, xauth).
+docs-test:
+	@bash scripts/docs-test.sh
 
 ## web: the museum for the browser in web/dist (mark1 web serves it).
 web:
@@ -132,7 +137,7 @@ fuzz:
 		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/" \
 		"FuzzReadCSV ./lab/trace/" "FuzzParsePoint ./lab/trace/" "FuzzParse ./lab/exact/" \
 		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/" \
-		"FuzzDecodeReplies ./hwapi/"; do \
+		"FuzzDecodeReplies ./hwapi/" "FuzzParse ./docs/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
 	done
 
