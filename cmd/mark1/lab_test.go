@@ -339,15 +339,16 @@ func TestLabInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait until the run is under way (its signal handler set up): by the CPU time it has used,
-	// not the wall clock, which a loaded machine stretches (a fixed 700 ms once came too early).
-	waitCPU(t, cmd.Process.Pid, 300*time.Millisecond)
+	// not the wall clock, which a loaded machine stretches (a fixed 700 ms once came too early);
+	// under the race detector every step takes many times the CPU (300 ms once came too early).
+	waitCPU(t, cmd.Process.Pid, raceSlowdown*300*time.Millisecond)
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Fatalf("exit %d (%v), stderr %q", code, err, stderr.String())
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > raceSlowdown*5*time.Second {
 		t.Fatalf("took %v to stop", d)
 	}
 	if !strings.Contains(stderr.String(), "interrupted by interrupt; nothing written") {
