@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -381,7 +382,9 @@ func copyRepo(t *testing.T, root, dst string) {
 // runBlock runs one block with bash -e in dir, as its directive says.
 func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string) {
 	t.Helper()
-	script := "set -e -o pipefail\ntrap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null' EXIT\n" + b.text
+	// At the end, programs the block left in the background are stopped; the block's own exit
+	// status is kept (a kill with no job to kill must not replace it).
+	script := "set -e -o pipefail\ntrap 'rc=$?; j=$(jobs -p); [ -z \"$j\" ] || kill $j 2>/dev/null || true; wait 2>/dev/null || true; exit $rc' EXIT\n" + b.text
 	if h.simulate {
 		// hwbridge's commands that open hardware run on simulated chips instead.
 		sim := filepath.Join(filepath.Dir(bin), "sim-bin")
@@ -407,12 +410,18 @@ func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string
 	}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir, cmd.Env = dir, env
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	// The block runs in its own process group: stopping it (Ctrl-C, as a person would) reaches
+	// the program it runs, and whatever is left at the end is killed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
 	cmd.WaitDelay = 10 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the group, if any
+	}
 	took := time.Since(start).Round(100 * time.Millisecond)
 	timedOut := ctx.Err() != nil
 	switch {
