@@ -8,32 +8,32 @@ import (
 
 func TestParse(t *testing.T) {
 	doc := strings.Join([]string{
-		"# Title",                           // 1
-		"",                                  // 2
-		"<!-- docs-test: simulate -->",      // 3
-		"```sh",                             // 4
-		"hwbridge serve &",                  // 5
-		"```",                               // 6
-		"",                                  // 7
-		"1. A step:",                        // 8
-		"",                                  // 9
-		"   ```sh",                          // 10
-		"   mark1 train --data builtin:ef",  // 11
-		"   ```",                            // 12
-		"",                                  // 13
-		"   text continuing the item",       // 14
-		"",                                  // 15
-		"       indented code in the item",  // 16
-		"",                                  // 17
-		"Para.",                             // 18
+		"# Title",                          // 1
+		"",                                 // 2
+		"<!-- docs-test: simulate -->",     // 3
+		"```sh",                            // 4
+		"hwbridge serve &",                 // 5
+		"```",                              // 6
+		"",                                 // 7
+		"1. A step:",                       // 8
+		"",                                 // 9
+		"   ```sh",                         // 10
+		"   mark1 train --data builtin:ef", // 11
+		"   ```",                           // 12
+		"",                                 // 13
+		"   text continuing the item",      // 14
+		"",                                 // 15
+		"       indented code in the item", // 16
+		"",                                 // 17
+		"Para.",                            // 18
 		"    not code: continues the para", // 19
-		"",                                  // 20
-		"    indented code",                 // 21
-		"    more of it",                    // 22
-		"",                                  // 23
-		"~~~toml",                           // 24
-		"a = 1",                             // 25
-		"~~~",                               // 26
+		"",                                 // 20
+		"    indented code",                // 21
+		"    more of it",                   // 22
+		"",                                 // 23
+		"~~~toml",                          // 24
+		"a = 1",                            // 25
+		"~~~",                              // 26
 	}, "\n")
 	blocks, indented, err := parse("d.md", strings.NewReader(doc))
 	if err != nil {

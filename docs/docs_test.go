@@ -446,4 +446,6 @@ func tail(s string) string {
 	return indent(strings.Join(lines, "\n"))
 }
 
-func indent(s string) string { return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") }
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
