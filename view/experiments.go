@@ -1,38 +1,60 @@
 package view
 
+import (
+	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view/i18n"
+)
+
 // Experiment describes a built-in experiment for the visitor: its card set (a name
-// images/builtin knows), the title on its button and how the captions name its classes.
+// images/builtin knows), the title on its button, and what the captions and the narration
+// say of it, as messages of the catalogue (package i18n) and, for the programs that print
+// them, in English.
 type Experiment struct {
-	Name   string // the built-in card set, "letters"
-	Title  string // the button's label, "LETTERS"
-	About  string // one sentence for the caption when it is chosen
-	Prefix string // how a caption names a class: Prefix + label, "the letter " + "E"
-	Draw   string // what a visitor may draw, for the captions: "a capital letter"
-	Year   string // the historical record, for the narration
+	Name  string // the built-in card set, "letters"
+	Title string // the button's label in English, "LETTERS A–Z"
+	About string // one sentence in English for the caption when it is chosen
+	Year  string // the historical record in English, for the narration
+
+	TitleMsg, AboutMsg, DrawMsg, YearMsg i18n.Msg
+	// Letters says the classes are letters, named "the letter E"; otherwise each class has
+	// a label and a phrase of its own (classTexts).
+	Letters bool
+}
+
+func experiment(name string, letters bool, title, about, draw, year i18n.Msg) Experiment {
+	en := i18n.English
+	return Experiment{Name: name, Title: en.S(title), About: en.S(about), Year: en.S(year),
+		TitleMsg: title, AboutMsg: about, DrawMsg: draw, YearMsg: year, Letters: letters}
 }
 
 // Experiments are the experiments the museum offers, in the order of their buttons.
 var Experiments = []Experiment{
-	{
-		Name: "letters", Title: "LETTERS A–Z", Prefix: "the letter ", Draw: "a capital letter",
-		About: "Learning the 26 capital letters, 8 cards each: the Mark I's best-known test.",
-		Year:  "In 1960 the Office of Naval Research reported that the Mark I learned the 26 letters of one typeface without an error after 40 showings of each.",
-	},
-	{
-		Name: "shapes", Title: "SHAPES", Prefix: "a ", Draw: "a square, circle, diamond or triangle",
-		About: "Learning four shapes, solid and outlined, in three sizes and five places.",
-		Year:  "The Mark I's reported results include squares told from circles 99.8% of the time.",
-	},
-	{
-		Name: "leftright", Title: "LEFT / RIGHT", Prefix: "a square on the ", Draw: "a blob on the left or the right",
-		About: "Learning whether a square is on the left or the right of the field.",
-		Year:  "In July 1958 the perceptron, simulated on an IBM 704, learned left from right after about 50 cards.",
-	},
-	{
-		Name: "ef", Title: "E / F", Prefix: "the letter ", Draw: "an E or an F",
-		About: "Learning E from F, which differ by one bar.",
-		Year:  "E against F was one of the Mark I's reported tests: over 80% right after 60 cards.",
-	},
+	experiment("letters", true, i18n.ExpLettersTitle, i18n.ExpLettersAbout, i18n.ExpLettersDraw, i18n.ExpLettersYear),
+	experiment("shapes", false, i18n.ExpShapesTitle, i18n.ExpShapesAbout, i18n.ExpShapesDraw, i18n.ExpShapesYear),
+	experiment("leftright", false, i18n.ExpLeftRightTitle, i18n.ExpLeftRightAbout, i18n.ExpLeftRightDraw, i18n.ExpLeftRightYear),
+	experiment("ef", true, i18n.ExpEFTitle, i18n.ExpEFAbout, i18n.ExpEFDraw, i18n.ExpEFYear),
+}
+
+// classKey names a class of a built-in set.
+type classKey struct{ experiment, class string }
+
+// classText is how the screen names a class that is a word: its label (on its key and in
+// the answer) and the phrase the captions name it with ("a square").
+type classText struct{ label, phrase i18n.Msg }
+
+var classTexts = map[classKey]classText{
+	{"shapes", "square"}:   {i18n.ClassSquare, i18n.ClassASquare},
+	{"shapes", "circle"}:   {i18n.ClassCircle, i18n.ClassACircle},
+	{"shapes", "diamond"}:  {i18n.ClassDiamond, i18n.ClassADiamond},
+	{"shapes", "triangle"}: {i18n.ClassTriangle, i18n.ClassATriangle},
+	{"leftright", "left"}:  {i18n.ClassLeft, i18n.ClassOnTheLeft},
+	{"leftright", "right"}: {i18n.ClassRight, i18n.ClassOnTheRight},
+}
+
+// ClassLabel returns how the screen labels class c of f's experiment in lang (a letter as it
+// is, a shape's name translated), or "?".
+func ClassLabel(lang i18n.Lang, f *session.Frame, c int) string {
+	return string(appendLabel(nil, lang, f, c))
 }
 
 // ExperimentNames returns the names of Experiments, in order.
@@ -54,10 +76,22 @@ func experimentIndex(name string) int {
 	return -1
 }
 
-// experimentOf returns name's description, or a plain one for a set the museum does not list.
-func experimentOf(name string) Experiment {
+// experimentOf returns name's description, or a plain one for a set the museum does not list
+// (its title is its name, its classes named by their labels).
+func experimentOf(name string) *Experiment {
 	if i := experimentIndex(name); i >= 0 {
-		return Experiments[i]
+		return &Experiments[i]
 	}
-	return Experiment{Name: name, Title: name, Prefix: "", Draw: "a figure"}
+	return &otherExperiment
+}
+
+var otherExperiment = Experiment{DrawMsg: i18n.ExpOtherDraw}
+
+// appendTitle appends the title of f's experiment in lang.
+func appendTitle(b []byte, lang i18n.Lang, f *session.Frame) []byte {
+	e := experimentOf(f.Experiment)
+	if e.TitleMsg == i18n.NoMsg {
+		return append(b, f.Experiment...)
+	}
+	return lang.Append(b, e.TitleMsg)
 }

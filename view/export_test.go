@@ -30,7 +30,8 @@ var ColAmber = colAmber
 
 // Describe returns what the screen says of part p when it is pointed at.
 func (sc *Scene) Describe(p Part, f *session.Frame, ui *UI) string {
-	return string(appendDescription(nil, p, f, ui, sc))
+	var w words
+	return string(w.description(nil, ui.Lang, p, f, ui, sc))
 }
 
 // AnswerLampCentre is the centre of the answer's RIGHT/WRONG lamp.

@@ -30,8 +30,10 @@ type face struct {
 	height int // line height
 }
 
-// extraRunes are the characters beyond ASCII the captions use.
-var extraRunes = []rune{'×', '·', '–', '—', '±', '°', '…', '→', '←', '’', '“', '”', 'é'}
+// extraRunes are the characters beyond ASCII and Latin-1 (U+00A0 to U+00FF, all of which
+// are rasterised: the accented letters of German, French and Spanish, the no-break space
+// French groups digits with, « », ¿ ¡) that the captions use.
+var extraRunes = []rune{'œ', 'Œ', 'Ÿ', '–', '—', '…', '→', '←', '‘', '’', '‚', '“', '”', '„', '‹', '›', '−'}
 
 type faceKey struct {
 	font string
@@ -81,6 +83,10 @@ func loadFace(name string, size int) (*face, error) {
 	}
 	for r := rune(32); r < 127; r++ {
 		f.ascii[r] = raster(r)
+	}
+	for r := rune(0xA0); r <= 0xFF; r++ {
+		g := raster(r)
+		f.extra[r] = &g
 	}
 	for _, r := range extraRunes {
 		g := raster(r)

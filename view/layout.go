@@ -5,6 +5,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/retina"
 	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Width and Height are the size of the screen Draw paints, in pixels: a 1080p display. A
@@ -16,8 +17,6 @@ const (
 
 // Speeds are the positions of the speed selector.
 var Speeds = []session.Speed{1, 3, 10, 100, session.Max}
-
-var speedLabels = []string{"1×", "3×", "10×", "100×", "MAX"}
 
 // Geometry of the screen (pixels).
 const (
@@ -72,7 +71,7 @@ type layout struct {
 
 type panelTitle struct {
 	at   image.Point
-	text string
+	text i18n.Msg
 }
 
 func rect(x, y, w, h int) image.Rectangle { return image.Rect(x, y, x+w, y+h) }
@@ -144,14 +143,14 @@ func newLayout() *layout {
 	l.curve = rect(1396, y, Width-24-1396, 220)
 	l.curvePlot = rect(1396+56, y+34, Width-24-1396-76, 150)
 	l.panelTitles = []panelTitle{
-		{image.Pt(24, top+20), "CARD"},
-		{image.Pt(28, top+210), "RETINA: 400 PHOTOCELLS (S-UNITS)"},
-		{image.Pt(x2+8, top+24), "512 ASSOCIATION UNITS (A-UNITS)"},
-		{image.Pt(x2+8, top+344), "8 RESPONSE UNITS (R-UNITS)"},
-		{image.Pt(x2+8, top+476), "WHAT EACH R-UNIT HAS LEARNED"},
-		{image.Pt(x3, top+20), "WEIGHTS: 8 RACKS OF 512 MOTOR-DRIVEN POTENTIOMETERS, AND A BIAS EACH"},
-		{image.Pt(24, y+16), "CONTROL"},
-		{image.Pt(24, y+102), "EXPERIMENT"},
+		{image.Pt(24, top+20), i18n.PanelCard},
+		{image.Pt(28, top+210), i18n.PanelRetina},
+		{image.Pt(x2+8, top+24), i18n.PanelAUnits},
+		{image.Pt(x2+8, top+344), i18n.PanelRUnits},
+		{image.Pt(x2+8, top+476), i18n.PanelLearned},
+		{image.Pt(x3, top+20), i18n.PanelWeights},
+		{image.Pt(24, y+16), i18n.PanelControl},
+		{image.Pt(24, y+102), i18n.PanelExperiment},
 	}
 	return l
 }

@@ -3,6 +3,8 @@ package view
 import (
 	"image"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // PartKind names a part of the screen: a piece of the machine or a control.
@@ -54,8 +56,6 @@ const (
 	numButtons
 )
 
-var buttonLabels = [numButtons]string{"TRAIN", "TEST", "STOP", "RESET"}
-
 // UI is the state of the visitor's side of the screen, which the museum's console keeps and
 // Draw shows: what is chosen, pointed at, pressed or being drawn.
 type UI struct {
@@ -77,4 +77,8 @@ type UI struct {
 	Attract bool
 	// Elapsed is the time since the console started, for blinking and pulsing.
 	Elapsed time.Duration
+	// Lang is the language the screen speaks.
+	Lang i18n.Lang
+	// LargeText sets the captions, labels and descriptions larger.
+	LargeText bool
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/retina"
 	"github.com/mark1-perceptron/mark1/session"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Options tune a Scene.
@@ -33,6 +34,8 @@ type bgKey struct {
 	rng        float64
 	zoom       int
 	board      any
+	lang       i18n.Lang
+	large      bool
 }
 
 // Scene draws the machine: Draw paints a Frame (and the visitor's UI) into a Width x Height
@@ -69,6 +72,10 @@ type Scene struct {
 
 	buf, tip []byte
 	ends     []int
+	mbuf     []byte    // a message (msg)
+	lbuf     []byte    // a class's label (label)
+	words    words     // a sentence's pieces
+	lang     i18n.Lang // the language of the frame being drawn
 
 	skip string // a draw step left out (tests only: export_test.go)
 }
@@ -155,6 +162,7 @@ func (sc *Scene) Image() *image.RGBA { return sc.img }
 // Draw paints f as the screen shows it at wall time now, with the visitor's ui, and returns
 // the image (Image). Calls with increasing now animate the dials.
 func (sc *Scene) Draw(f *session.Frame, ui *UI, now time.Time) *image.RGBA {
+	sc.lang = ui.Lang
 	sc.background(f, ui)
 	copy(sc.img.Pix, sc.bg.Pix)
 	sc.animate(f, now)
@@ -244,7 +252,8 @@ func unusedR(f *session.Frame, dst *[maxR]bool) {
 // background redraws the background when the experiment, the machine's shape or the zoom
 // changed.
 func (sc *Scene) background(f *session.Frame, ui *UI) {
-	k := bgKey{experiment: f.Experiment, classes: len(f.Classes), rUnits: min(len(f.Machine.Pots), maxR), rng: f.Range, zoom: ui.Zoom, board: f.Board}
+	k := bgKey{experiment: f.Experiment, classes: len(f.Classes), rUnits: min(len(f.Machine.Pots), maxR), rng: f.Range, zoom: ui.Zoom, board: f.Board,
+		lang: ui.Lang, large: ui.LargeText}
 	if k.zoom >= k.rUnits {
 		k.zoom = -1
 	}
@@ -310,8 +319,8 @@ func (sc *Scene) bgTitle(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	fill(dst, l.title, colTitleBar)
 	fill(dst, image.Rect(0, l.title.Max.Y-1, Width, l.title.Max.Y), colPanelEdge)
-	text(dst, sc.fTitle, 24, 44, "MARK I PERCEPTRON", colText)
-	text(dst, sc.fLabel, 24+width(sc.fTitle, "MARK I PERCEPTRON")+20, 43, "Cornell Aeronautical Laboratory, 1960", colTextDim)
+	x := text(dst, sc.fTitle, 24, 44, sc.msg(i18n.TitleName), colText)
+	text(dst, sc.fLabel, x+20, 43, sc.msg(i18n.TitleMaker), colTextDim)
 }
 
 // bgCard paints the card holder and the answer's panel.
@@ -346,8 +355,8 @@ func (sc *Scene) bgLamps(dst *image.RGBA, f *session.Frame) {
 func (sc *Scene) bgUnit(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	panel(dst, l.unitPanel)
-	sc.button(dst, l.unitPrev, "<", sc.fButton)
-	sc.button(dst, l.unitNext, ">", sc.fButton)
+	sc.button(dst, l.unitPrev, arrowPrev, sc.fButton)
+	sc.button(dst, l.unitNext, arrowNext, sc.fButton)
 }
 
 func (sc *Scene) bgRUnits(dst *image.RGBA, f *session.Frame) {
@@ -384,9 +393,9 @@ func (sc *Scene) bgHeat(dst *image.RGBA, f *session.Frame) {
 	// Legend of the heat maps.
 	hx, hy := l.heatPanel.Max.X-150, l.heatPanel.Min.Y+22
 	fill(dst, rect(hx, hy-11, 12, 12), colRed)
-	text(dst, sc.fSmall, hx+16, hy, "on", colTextDim)
+	text(dst, sc.fSmall, hx+16, hy, sc.msg(i18n.HeatOn), colTextDim)
 	fill(dst, rect(hx+50, hy-11, 12, 12), colBlue)
-	text(dst, sc.fSmall, hx+66, hy, "off", colTextDim)
+	text(dst, sc.fSmall, hx+66, hy, sc.msg(i18n.HeatOff), colTextDim)
 }
 
 // bgRacks paints the racks' dial faces, or the zoomed rack's.
@@ -403,9 +412,9 @@ func (sc *Scene) bgRacks(dst *image.RGBA, f *session.Frame) {
 		if sc.unused[r] {
 			col = colTextFaint
 		}
-		text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, "RACK "+rName(r), col)
+		text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, sc.msg(i18n.RackName, i18n.Str(rName(r))), col)
 		if sc.unused[r] {
-			textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, "not used here", colTextFaint)
+			textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, sc.msg(i18n.RackUnused), colTextFaint)
 		}
 		for p := range min(len(f.Machine.Pots[r]), dialCols*dialRows) {
 			c := l.dialCentre(r, p)
@@ -431,33 +440,30 @@ func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	panel(dst, l.controls)
 	for i := range numButtons {
-		sc.button(dst, l.buttons[i], buttonLabels[i], sc.fButton)
+		sc.button(dst, l.buttons[i], sc.msg(buttonLabels[i]), sc.fButton)
 	}
-	text(dst, sc.fHead, l.ruleLabel.Min.X, l.ruleLabel.Min.Y+16, "RULE", colHeading)
-	sc.button(dst, l.rules[0], "ERROR CORR.", sc.fLabel)
-	sc.button(dst, l.rules[1], "FORCED", sc.fLabel)
-	text(dst, sc.fHead, l.speedLabel.Min.X, l.speedLabel.Min.Y+16, "SPEED   (1× = about 3 s a card, an assumed pace)", colHeading)
+	text(dst, sc.fHead, l.ruleLabel.Min.X, l.ruleLabel.Min.Y+16, sc.msg(i18n.PanelRule), colHeading)
+	sc.button(dst, l.rules[0], sc.msg(ruleLabels[0]), sc.fLabel)
+	sc.button(dst, l.rules[1], sc.msg(ruleLabels[1]), sc.fLabel)
+	text(dst, sc.fHead, l.speedLabel.Min.X, l.speedLabel.Min.Y+16, sc.msg(i18n.PanelSpeed), colHeading)
 	for i, r := range l.speeds {
-		sc.button(dst, r, speedLabels[i], sc.fButton)
+		sc.button(dst, r, sc.speedLabel(i), sc.fButton)
 	}
 	for i, r := range l.exps {
-		sc.button(dst, r, Experiments[i].Title, sc.fLabel)
+		sc.button(dst, r, sc.msg(Experiments[i].TitleMsg), sc.fLabel)
 	}
-	text(dst, sc.fHead, l.teachPanel.Min.X, l.teachPanel.Min.Y+6, "TEACH IT: PRESS THE RIGHT ANSWER FOR YOUR DRAWING", colHeading)
+	text(dst, sc.fHead, l.teachPanel.Min.X, l.teachPanel.Min.Y+6, sc.msg(i18n.PanelTeach), colHeading)
 	for i, r := range sc.classKeys {
-		fnt := sc.fButton
-		if width(fnt, f.Classes[i]) > r.Dx()-8 {
-			fnt = sc.fSmall
-		}
-		sc.button(dst, r, f.Classes[i], fnt)
+		label := sc.label(f, i)
+		sc.button(dst, r, label, sc.classFace(label, r))
 	}
-	sc.button(dst, l.clear, "CLEAR", sc.fLabel)
+	sc.button(dst, l.clear, sc.msg(i18n.ButtonClear), sc.fLabel)
 }
 
 func (sc *Scene) bgCurve(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	panel(dst, l.curve)
-	text(dst, sc.fHead, l.curve.Min.X+12, l.curve.Min.Y+22, "MISTAKES PER EPOCH (ONE PASS THROUGH THE CARDS)", colHeading)
+	text(dst, sc.fHead, l.curve.Min.X+12, l.curve.Min.Y+22, sc.msg(i18n.PanelCurve), colHeading)
 	fill(dst, image.Rect(l.curvePlot.Min.X, l.curvePlot.Max.Y, l.curvePlot.Max.X, l.curvePlot.Max.Y+1), colTextFaint)
 	fill(dst, image.Rect(l.curvePlot.Min.X-1, l.curvePlot.Min.Y, l.curvePlot.Min.X, l.curvePlot.Max.Y), colTextFaint)
 }
@@ -469,12 +475,12 @@ func (sc *Scene) bgHeadings(dst *image.RGBA, f *session.Frame) {
 		if sc.zoom >= 0 && t.at.X > l.zoom.Min.X && t.at.Y < l.controls.Min.Y {
 			continue
 		}
-		text(dst, sc.fHead, t.at.X, t.at.Y, t.text, colHeading)
+		text(dst, sc.fHead, t.at.X, t.at.Y, sc.msg(t.text), colHeading)
 	}
 }
 
 // button paints a push button's body and label (unlit).
-func (sc *Scene) button(dst *image.RGBA, r image.Rectangle, label string, f *face) {
+func (sc *Scene) button(dst *image.RGBA, r image.Rectangle, label []byte, f *face) {
 	roundRect(dst, r.Add(image.Pt(0, 3)), 8, colShadow)
 	roundRect(dst, r, 8, colButton)
 	frameRect(dst, r, 8, 1.2, colButtonEdge)
@@ -482,7 +488,7 @@ func (sc *Scene) button(dst *image.RGBA, r image.Rectangle, label string, f *fac
 }
 
 // litButton lights a button: amber glass and a bright label.
-func (sc *Scene) litButton(dst *image.RGBA, r image.Rectangle, label string, f *face, pressed bool) {
+func (sc *Scene) litButton(dst *image.RGBA, r image.Rectangle, label []byte, f *face, pressed bool) {
 	blendRect(dst, r.Inset(3), colButtonLit)
 	if pressed {
 		blendRect(dst, r.Inset(3), color.RGBA{255, 255, 255, 40})
@@ -494,9 +500,9 @@ func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	r := sc.zoom
 	panel(dst, l.zoom)
-	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, "RACK "+rName(r), colText)
-	text(dst, sc.fLabel, l.zoom.Min.X+230, l.zoom.Min.Y+42, "512 potentiometers, one per A-unit, and a bias (brown). Red marks: the end stops.", colTextDim)
-	sc.button(dst, l.zoomClose, "CLOSE", sc.fButton)
+	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, sc.msg(i18n.RackName, i18n.Str(rName(r))), colText)
+	text(dst, sc.fLabel, l.zoom.Min.X+230, l.zoom.Min.Y+42, sc.msg(i18n.ZoomAbout), colTextDim)
+	sc.button(dst, l.zoomClose, sc.msg(i18n.ButtonClose), sc.fButton)
 	for p := range min(len(f.Machine.Pots[r]), zoomCols*zoomRows) {
 		c := l.zoomCentre(p)
 		face := colDialFace
@@ -524,8 +530,8 @@ func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
 		}
 	}
 	h := l.zoomHeat
-	text(dst, sc.fHead, h.Min.X, h.Min.Y-30, "WHAT "+rName(r)+" HAS LEARNED", colHeading)
-	text(dst, sc.fSmall, h.Min.X, h.Min.Y-12, "each photocell coloured by the weights its A-units carry", colTextDim)
+	text(dst, sc.fHead, h.Min.X, h.Min.Y-30, sc.msg(i18n.ZoomLearned, i18n.Str(rName(r))), colHeading)
+	text(dst, sc.fSmall, h.Min.X, h.Min.Y-12, sc.msg(i18n.ZoomLearnedSub), colTextDim)
 	fill(dst, h.Inset(-3), colPanelEdge)
 }
 
@@ -597,75 +603,47 @@ func (sc *Scene) animate(f *session.Frame, now time.Time) {
 	}
 }
 
-// appendCount appends n with thousands separators.
-func appendCount(b []byte, n uint64) []byte {
-	if n < 1000 {
-		return strconv.AppendUint(b, n, 10)
-	}
-	b = appendCount(b, n/1000)
-	m := n % 1000
-	b = append(b, ',', byte('0'+m/100), byte('0'+m/10%10), byte('0'+m%10))
-	return b
-}
-
-// appendDuration appends a machine time: "45 s", "12 min", "3 h 05 min", "4 days 3 h".
-func appendDuration(b []byte, s float64) []byte {
+// appendDuration appends a machine time in lang: "45 s", "12 min", "3 h 05 min", "4 days 3 h".
+func appendDuration(b []byte, lang i18n.Lang, s float64) []byte {
 	switch {
 	case s < 60:
-		b = strconv.AppendInt(b, int64(s), 10)
-		return append(b, " s"...)
+		return lang.Append(b, i18n.DurSeconds, i18n.Int(int(s)))
 	case s < 3600:
-		b = strconv.AppendInt(b, int64(s/60), 10)
-		return append(b, " min"...)
+		return lang.Append(b, i18n.DurMinutes, i18n.Int(int(s/60)))
 	case s < 48*3600:
-		h := int64(s / 3600)
-		m := int64(s/60) % 60
-		b = strconv.AppendInt(b, h, 10)
-		b = append(b, " h "...)
-		b = append(b, byte('0'+m/10), byte('0'+m%10))
-		return append(b, " min"...)
+		return lang.Append(b, i18n.DurHoursMinutes, i18n.Int(int(s/3600)), i18n.Pad2(int(s/60)%60))
 	}
-	b = strconv.AppendInt(b, int64(s/86400), 10)
-	b = append(b, " days "...)
-	b = strconv.AppendInt(b, int64(s/3600)%24, 10)
-	return append(b, " h"...)
+	return lang.Append(b, i18n.DurDaysHours, i18n.Int(int(s/86400)), i18n.Int(int(s/3600)%24))
 }
 
 func (sc *Scene) drawTitle(dst *image.RGBA, f *session.Frame) {
-	b := sc.buf[:0]
-	b = append(b, experimentOf(f.Experiment).Title...)
+	lang := sc.lang
+	b := appendTitle(sc.buf[:0], lang, f)
 	x := text(dst, sc.fButton, 820, 42, b, colAmber)
 	// Mode lamp.
 	var lamp color.RGBA
-	var mode string
+	var mode i18n.Msg
 	switch f.Mode {
 	case session.Training:
-		lamp, mode = colGreen, "TRAINING"
+		lamp, mode = colGreen, i18n.ModeTraining
 	case session.Testing:
-		lamp, mode = colBlue, "TESTING"
+		lamp, mode = colBlue, i18n.ModeTesting
 	default:
-		lamp, mode = colTextFaint, "STOPPED"
+		lamp, mode = colTextFaint, i18n.ModeStopped
 	}
 	x += 40
 	disc(dst, float64(x+9), 31, 9, lamp)
-	text(dst, sc.fButton, x+26, 42, mode, colText)
+	b = lang.Append(b[:0], mode)
+	text(dst, sc.fButton, x+26, 42, b, colText)
 	b = b[:0]
 	if f.Mode == session.Testing || f.Kind == session.TestCard && f.Tested {
-		b = append(b, "test card "...)
-		b = strconv.AppendInt(b, int64(f.TestDone), 10)
+		b = lang.Append(b, i18n.StatusTestCard, i18n.Int(f.TestDone), i18n.Int(f.Cards))
 	} else {
-		b = append(b, "epoch "...)
-		b = strconv.AppendInt(b, int64(f.Epoch+1), 10)
-		b = append(b, " · card "...)
-		b = strconv.AppendInt(b, int64(f.EpochDone), 10)
+		b = lang.Append(b, i18n.StatusEpochCard, i18n.Int(f.Epoch+1), i18n.Int(f.EpochDone), i18n.Int(f.Cards))
 	}
-	b = append(b, " of "...)
-	b = strconv.AppendInt(b, int64(f.Cards), 10)
 	b = append(b, "   ·   "...)
-	b = appendCount(b, f.Machine.Count)
-	b = append(b, " cards shown · "...)
-	b = appendDuration(b, f.Machine.Clock)
-	b = append(b, " of machine time"...)
+	sc.words.pot = appendDuration(sc.words.pot[:0], lang, f.Machine.Clock)
+	b = lang.Append(b, i18n.StatusTotals, i18n.Int(int(f.Machine.Count)), i18n.Bytes(sc.words.pot))
 	textRight(dst, sc.fLabel, Width-24, 41, b, colTextDim)
 	sc.buf = b
 }
@@ -675,7 +653,7 @@ func (sc *Scene) drawCaption(dst *image.RGBA, f *session.Frame, ui *UI) {
 	if ui.Note != "" {
 		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, 2, ui.Note, colHighlight, sc.ends)
 	} else {
-		sc.buf = appendCaption(sc.buf[:0], f)
+		sc.buf = sc.words.caption(sc.buf[:0], sc.lang, f)
 		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, 2, sc.buf, colText, sc.ends)
 	}
 }
@@ -718,12 +696,12 @@ func drawGray(dst *image.RGBA, r image.Rectangle, g *image.Gray) {
 
 func (sc *Scene) drawAnswer(dst *image.RGBA, f *session.Frame) {
 	a := sc.l.answer
-	text(dst, sc.fHead, a.Min.X, a.Min.Y+10, "ANSWER", colHeading)
+	text(dst, sc.fHead, a.Min.X, a.Min.Y+10, sc.msg(i18n.PanelAnswer), colHeading)
 	if f.Answer < 0 || f.Answer >= len(f.Classes) {
 		text(dst, sc.fMid, a.Min.X, a.Min.Y+96, "–", colTextFaint)
 		return
 	}
-	label := f.Classes[f.Answer]
+	label := sc.label(f, f.Answer)
 	fnt := sc.fBig
 	if width(fnt, label) > a.Dx()-10 {
 		fnt = sc.fMid
@@ -731,18 +709,18 @@ func (sc *Scene) drawAnswer(dst *image.RGBA, f *session.Frame) {
 	col := colAmber
 	text(dst, fnt, a.Min.X, a.Min.Y+24+fnt.ascent*3/4+4, label, col)
 	if f.Want < 0 || f.Want >= len(f.Classes) {
-		text(dst, sc.fLabel, a.Min.X, a.Min.Y+150, "(no right answer given)", colTextDim)
+		text(dst, sc.fLabel, a.Min.X, a.Min.Y+150, sc.msg(i18n.AnswerNone), colTextDim)
 		return
 	}
-	x := text(dst, sc.fLabel, a.Min.X, a.Min.Y+136, "wanted: ", colTextDim)
-	text(dst, sc.fButton, x, a.Min.Y+137, f.Classes[f.Want], colText)
+	x := text(dst, sc.fLabel, a.Min.X, a.Min.Y+136, sc.msg(i18n.AnswerWanted), colTextDim)
+	text(dst, sc.fButton, x, a.Min.Y+137, sc.label(f, f.Want), colText)
 	right := f.Want == f.Answer
-	lamp, word := colRed, "WRONG"
+	lamp, word := colRed, i18n.AnswerWrong
 	if right {
-		lamp, word = colGreen, "RIGHT"
+		lamp, word = colGreen, i18n.AnswerRight
 	}
 	disc(dst, float64(a.Min.X+10), float64(a.Min.Y+160), 9, lamp)
-	text(dst, sc.fButton, a.Min.X+26, a.Min.Y+169, word, lamp)
+	text(dst, sc.fButton, a.Min.X+26, a.Min.Y+169, sc.msg(word), lamp)
 }
 
 // drawRetina shows each photocell glowing with its level and the S-unit's lamp lit when on.
@@ -776,9 +754,7 @@ func (sc *Scene) drawRetina(dst *image.RGBA, f *session.Frame, ui *UI) {
 			}
 		}
 	}
-	b := sc.buf[:0]
-	b = appendCount(b, uint64(f.Machine.S.Count()))
-	b = append(b, " of 400 cells see the figure (lamp lit)"...)
+	b := sc.lang.Append(sc.buf[:0], i18n.RetinaCount, i18n.Int(f.Machine.S.Count()))
 	text(dst, sc.fSmall, l.retinaPanel.Min.X+8, l.retinaPanel.Max.Y-10, b, colTextDim)
 	sc.buf = b
 }
@@ -819,28 +795,19 @@ func (sc *Scene) drawWiring(dst *image.RGBA, f *session.Frame, ui *UI) {
 	ring(dst, lx, ly, 6, 8.5, colText)
 	// The plug-board panel: the unit's sum and threshold.
 	p := l.unitPanel
-	b := sc.buf[:0]
-	b = append(b, "A-UNIT "...)
-	b = strconv.AppendInt(b, int64(ui.Unit), 10) // from 0, as the rig (R0.A17), train and features number them
+	lang, I := sc.lang, i18n.Int
+	// From 0, as the rig (R0.A17), train and features number them.
+	b := lang.Append(sc.buf[:0], i18n.AUnitName, I(ui.Unit))
 	text(dst, sc.fButton, p.Min.X+66, p.Min.Y+27, b, colText)
-	b = b[:0]
-	b = strconv.AppendInt(b, int64(nExc), 10)
-	b = append(b, " of "...)
-	b = strconv.AppendInt(b, int64(len(u.Exc)), 10)
-	b = append(b, " red plugs lit, "...)
-	b = strconv.AppendInt(b, int64(nInh), 10)
-	b = append(b, " of "...)
-	b = strconv.AppendInt(b, int64(len(u.Inh)), 10)
-	b = append(b, " blue; fires at "...)
-	b = strconv.AppendInt(b, int64(u.Theta), 10)
-	b = append(b, " or more"...)
+	b = lang.Append(b[:0], i18n.AUnitPlugs, I(nExc), I(len(u.Exc)), I(nInh), I(len(u.Inh)), I(u.Theta))
 	text(dst, sc.fSmall, p.Min.X+66, p.Min.Y+50, b, colTextDim)
 	fires := nExc-nInh >= u.Theta
-	word, col := "RESTING", colTextDim
+	word, col := i18n.AUnitResting, colTextDim
 	if fires {
-		word, col = "FIRES", colAmber
+		word, col = i18n.AUnitFires, colAmber
 	}
-	textRight(dst, sc.fButton, p.Max.X-66, p.Min.Y+27, word, col)
+	b = lang.Append(b[:0], word)
+	textRight(dst, sc.fButton, p.Max.X-66, p.Min.Y+27, b, col)
 	sc.buf = b
 }
 
@@ -856,9 +823,7 @@ func (sc *Scene) drawLamps(dst *image.RGBA, f *session.Frame, ui *UI) {
 			sc.lampOn.draw(dst, c.X, c.Y, colAmber)
 		}
 	}
-	b := sc.buf[:0]
-	b = appendCount(b, uint64(f.Machine.Active))
-	b = append(b, " firing"...)
+	b := sc.lang.Append(sc.buf[:0], i18n.LampsFiring, i18n.Int(f.Machine.Active))
 	textRight(dst, sc.fSmall, l.lampPanel.Max.X-10, l.lampPanel.Min.Y+24, b, colAmber)
 	sc.buf = b
 }
@@ -999,18 +964,13 @@ func (sc *Scene) drawZoom(dst *image.RGBA, f *session.Frame, ui *UI) {
 		sc.zoomPointers[i].draw(dst, c.X, c.Y, pointerColour(t, mv[p]))
 	}
 	sc.heatMap(dst, l.zoomHeat, &sc.heat[r], sc.heatScale())
-	b := sc.buf[:0]
-	b = strconv.AppendInt(b, int64(moving), 10)
-	b = append(b, " motors turning"...)
+	b := sc.lang.Append(sc.buf[:0], i18n.ZoomMotors, i18n.Int(moving))
 	col := colTextDim
 	if moving > 0 {
 		col = colAmber
 	}
 	text(dst, sc.fButton, l.zoomHeat.Min.X, l.zoomHeat.Max.Y+44, b, col)
-	b = b[:0]
-	b = append(b, "bias: "...)
-	b = strconv.AppendFloat(b, float64(sh[len(sh)-1]), 'f', 1, 64)
-	b = append(b, " increments"...)
+	b = sc.lang.Append(b[:0], i18n.ZoomBias, i18n.Num(float64(sh[len(sh)-1]), 1))
 	text(dst, sc.fLabel, l.zoomHeat.Min.X, l.zoomHeat.Max.Y+76, b, colTextDim)
 	sc.buf = b
 }
@@ -1022,45 +982,42 @@ func (sc *Scene) drawControls(dst *image.RGBA, f *session.Frame, ui *UI) {
 		lit := i == ButtonTrain && f.Mode == session.Training || i == ButtonTest && f.Mode == session.Testing ||
 			i == ButtonStop && f.Mode == session.Stopped
 		if lit || pressed(PartButton, int(i)) {
-			sc.litButton(dst, l.buttons[i], buttonLabels[i], sc.fButton, pressed(PartButton, int(i)))
+			sc.litButton(dst, l.buttons[i], sc.msg(buttonLabels[i]), sc.fButton, pressed(PartButton, int(i)))
 		}
 	}
 	rule := 0
 	if f.Rule == machine.Forced {
 		rule = 1
 	}
-	sc.litButton(dst, l.rules[rule], [2]string{"ERROR CORR.", "FORCED"}[rule], sc.fLabel, pressed(PartRule, rule))
+	sc.litButton(dst, l.rules[rule], sc.msg(ruleLabels[rule]), sc.fLabel, pressed(PartRule, rule))
 	for i, v := range Speeds {
 		if v == f.Speed || pressed(PartSpeed, i) {
-			sc.litButton(dst, l.speeds[i], speedLabels[i], sc.fButton, pressed(PartSpeed, i))
+			sc.litButton(dst, l.speeds[i], sc.speedLabel(i), sc.fButton, pressed(PartSpeed, i))
 		}
 	}
 	if e := experimentIndex(f.Experiment); e >= 0 && e < len(l.exps) {
-		sc.litButton(dst, l.exps[e], Experiments[e].Title, sc.fLabel, pressed(PartExperiment, e))
+		sc.litButton(dst, l.exps[e], sc.msg(Experiments[e].TitleMsg), sc.fLabel, pressed(PartExperiment, e))
 	}
 	for i, r := range sc.classKeys {
 		if !ui.HaveDrawing && ui.Drawing == nil {
 			blendRect(dst, r.Inset(2), color.RGBA{14, 16, 21, 110})
 		}
 		if pressed(PartClass, i) || f.Kind == session.Taught && f.Want == i {
-			fnt := sc.fButton
-			if width(fnt, f.Classes[i]) > r.Dx()-8 {
-				fnt = sc.fSmall
-			}
-			sc.litButton(dst, r, f.Classes[i], fnt, pressed(PartClass, i))
+			label := sc.label(f, i)
+			sc.litButton(dst, r, label, sc.classFace(label, r), pressed(PartClass, i))
 		}
 	}
 	if pressed(PartClear, 0) {
-		sc.litButton(dst, l.clear, "CLEAR", sc.fLabel, true)
+		sc.litButton(dst, l.clear, sc.msg(i18n.ButtonClear), sc.fLabel, true)
 	}
 	if pressed(PartUnitPrev, 0) {
-		sc.litButton(dst, l.unitPrev, "<", sc.fButton, true)
+		sc.litButton(dst, l.unitPrev, arrowPrev, sc.fButton, true)
 	}
 	if pressed(PartUnitNext, 0) {
-		sc.litButton(dst, l.unitNext, ">", sc.fButton, true)
+		sc.litButton(dst, l.unitNext, arrowNext, sc.fButton, true)
 	}
 	if sc.zoom >= 0 && pressed(PartZoomClose, 0) {
-		sc.litButton(dst, l.zoomClose, "CLOSE", sc.fButton, true)
+		sc.litButton(dst, l.zoomClose, sc.msg(i18n.ButtonClose), sc.fButton, true)
 	}
 }
 
@@ -1095,22 +1052,19 @@ func (sc *Scene) drawCurve(dst *image.RGBA, f *session.Frame) {
 		h := f.EpochMistakes * p.Dy() / top
 		blendRect(dst, image.Rect(p.Min.X+i*barW, p.Max.Y-h, p.Min.X+i*barW+barW-max(1, barW/5), p.Max.Y), withAlpha(colAmber, 90))
 	}
-	b := sc.buf[:0]
-	b = strconv.AppendInt(b, int64(top), 10)
+	lang := sc.lang
+	b := lang.AppendInt(sc.buf[:0], top)
 	textRight(dst, sc.fSmall, p.Min.X-6, p.Min.Y+10, b, colTextDim)
 	textRight(dst, sc.fSmall, p.Min.X-6, p.Max.Y, "0", colTextDim)
 	if len(hist) > 0 {
-		b = b[:0]
-		b = append(b, "epoch "...)
-		b = strconv.AppendInt(b, int64(first), 10)
+		b = lang.Append(b[:0], i18n.CurveEpoch, i18n.Int(first))
 		text(dst, sc.fSmall, p.Min.X, p.Max.Y+18, b, colTextDim)
 		if len(hist) > 1 {
-			b = b[:0]
-			b = strconv.AppendInt(b, int64(first+len(hist)-1), 10)
+			b = lang.AppendInt(b[:0], first+len(hist)-1)
 			textRight(dst, sc.fSmall, max(p.Min.X+90, p.Min.X+len(hist)*barW), p.Max.Y+18, b, colTextDim)
 		}
 	} else if f.EpochDone == 0 {
-		text(dst, sc.fSmall, p.Min.X+8, p.Min.Y+p.Dy()/2, "no epoch finished yet", colTextFaint)
+		text(dst, sc.fSmall, p.Min.X+8, p.Min.Y+p.Dy()/2, sc.msg(i18n.CurveNone), colTextFaint)
 	}
 	sc.buf = b
 }
@@ -1138,7 +1092,7 @@ func (sc *Scene) drawHighlight(dst *image.RGBA, ui *UI) {
 
 // drawTip shows what the part under the pointer is.
 func (sc *Scene) drawTip(dst *image.RGBA, f *session.Frame, ui *UI) {
-	sc.tip = appendDescription(sc.tip[:0], ui.Hover, f, ui, sc)
+	sc.tip = sc.words.description(sc.tip[:0], sc.lang, ui.Hover, f, ui, sc)
 	if len(sc.tip) == 0 {
 		return
 	}

@@ -1,0 +1,3 @@
+package i18n
+
+var german = [numMsgs]string{}

@@ -1,0 +1,3 @@
+package i18n
+
+var spanish = [numMsgs]string{}
