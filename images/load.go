@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // imageExts are the file extensions LoadDir reads (compared case-insensitively).
@@ -225,14 +227,11 @@ func ClassesComment(classes []string) string {
 // (no such file or line, or a line that does not read). Only the comment lines at the top of
 // the file are read.
 func listedClasses(dir string) []string {
-	f, err := os.Open(filepath.Join(dir, ListFile))
+	f, err := regfile.Open(filepath.Join(dir, ListFile))
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
 	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -283,40 +282,18 @@ func (l *Loader) LoadFile(path string) (image.Image, error) {
 	return l.decode(path, f)
 }
 
-// openRegular opens path if it is a regular file (following symbolic links). It looks before
-// it opens, so that a FIFO is refused rather than waited on.
+// openRegular opens path if it is a regular file (following symbolic links), refusing a FIFO
+// rather than waiting on it.
 func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
+	f, err := regfile.Open(path)
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) && nr.Mode != 0 {
+		return nil, fmt.Errorf("images: %s: is %s, not an image file", path, regfile.Kind(nr.Mode))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("images: %s: %s, not an image file", path, fileKind(fi.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("images: %w", err)
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() { // replaced in between
-		f.Close()
-		return nil, fmt.Errorf("images: %s: not a regular file", path)
 	}
 	return f, nil
-}
-
-// fileKind names the kind of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "is a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "is a FIFO"
-	case m&os.ModeSocket != 0:
-		return "is a socket"
-	case m&os.ModeDevice != 0:
-		return "is a device"
-	}
-	return "is a special file"
 }
 
 // pixelBytes is the memory a decoded image of this colour model takes per pixel (at most; 8

@@ -11,7 +11,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
@@ -342,49 +342,12 @@ func hasField(v any, path []string) bool {
 // Load reads a machine from a state file. Only a regular file is read (a FIFO or a device is
 // refused at once, naming it).
 func Load(path string) (*Machine, error) {
-	f, err := openRegular(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	return ReadState(f, path)
-}
-
-// openRegular opens path for reading if it is a regular file (following symbolic links),
-// without blocking on a FIFO.
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s, not a regular file", path, fileKind(fi.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	// The path may have been replaced between Stat and Open.
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	return f, nil
-}
-
-// fileKind names the kind of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // MaxClock bounds a machine's clock, seconds: the pots' longest time (potentiometer.MaxSeconds),

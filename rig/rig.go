@@ -17,12 +17,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // MaxFile is the largest rig file read.
@@ -224,14 +225,7 @@ func Default() Rig {
 
 // ReadFile reads and checks the rig file at path; only a regular file is read.
 func ReadFile(path string) (*Rig, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/mark1-perceptron/mark1/hwapi"
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/internal/listenaddr"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 	"github.com/mark1-perceptron/mark1/rig"
 )
 
@@ -169,22 +170,24 @@ func readRig(name string) (*rig.Rig, error) {
 
 // readToken reads a token file: one line, at least 16 characters, readable by its owner only.
 func readToken(path string) (string, error) {
-	fi, err := os.Stat(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("--token-file %s: not a regular file", path)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("--token-file %s: readable by others (mode %04o): chmod 600 %s", path, fi.Mode().Perm(), path)
 	}
-	if fi.Size() > 4096 {
-		return "", fmt.Errorf("--token-file %s: larger than 4096 bytes", path)
-	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(f, 4097))
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	if len(b) > 4096 {
+		return "", fmt.Errorf("--token-file %s: larger than 4096 bytes", path)
 	}
 	tok := strings.TrimSpace(string(b))
 	switch {

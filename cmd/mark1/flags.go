@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/retina"
@@ -347,23 +348,12 @@ func readWiring(path string) (*patchboard.Board, error) {
 // openRegular opens a file the user names for reading, refusing anything but a regular file
 // (a FIFO would make mark1 wait for ever, a device would never end).
 func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	f, err := regfile.Open(path)
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) && nr.Mode != 0 {
+		return nil, fmt.Errorf("%s: %s, not a file to read", path, regfile.Kind(nr.Mode))
 	}
-	if !fi.Mode().IsRegular() {
-		what := "not a regular file"
-		switch {
-		case fi.IsDir():
-			what = "a folder"
-		case fi.Mode()&os.ModeNamedPipe != 0:
-			what = "a FIFO"
-		case fi.Mode()&os.ModeDevice != 0:
-			what = "a device"
-		}
-		return nil, fmt.Errorf("%s: %s, not a file to read", path, what)
-	}
-	return os.Open(path)
+	return f, err
 }
 
 // dataFlags bound the memory of the cards a command loads.

@@ -7,12 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // calVersion is the calibration file's format.
@@ -67,7 +67,7 @@ func usableEnds(v0, v1 float64) bool {
 
 // readCal reads a calibration file: its entries by key. A missing file is no entry and no error.
 func readCal(path string) (map[string]calPot, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -75,13 +75,6 @@ func readCal(path string) (map[string]calPot, error) {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxCalFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // inflight holds the temporary files being written, for Abort.
@@ -62,20 +64,8 @@ func Target(path string) (string, error) {
 	return path, nil
 }
 
-// kind names the kind of a file that is not regular.
-func kind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "is a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "is a FIFO"
-	case m&os.ModeSocket != 0:
-		return "is a socket"
-	case m&os.ModeDevice != 0:
-		return "is a device"
-	}
-	return "is not a regular file"
-}
+// kind names the kind of a file that is not regular: "is a folder" and the like.
+func kind(m os.FileMode) string { return "is " + regfile.Kind(m) }
 
 // unwrapPath drops an *os.PathError's path (a temporary file's name would only confuse).
 func unwrapPath(err error) error {
