@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/mark1-perceptron/mark1/internal/tomlwalk"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -99,49 +98,28 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	c := base
-	var p unstable.Parser
-	p.Reset(data)
-	// lineOf is the line of a byte slice of data (an error's highlight); keyLine that of a key,
-	// from its raw range: a key with escapes has its Data copied out of data.
-	lineOf := func(b []byte) int {
-		if len(b) == 0 {
-			return 0
-		}
-		return p.Shape(p.Range(b)).Start.Line
-	}
-	keyLine := func(n *unstable.Node) int {
-		if n == nil {
-			return 0
-		}
-		return p.Shape(n.Raw).Start.Line
-	}
 	seen := map[string]int{}
 	tables := map[string]int{}   // sections given by a [header], by line
 	dottedAt := map[string]int{} // sections given by dotted keys outside any [header]
 	table := ""
-	for p.NextExpression() {
-		e := p.Expression()
+	err = tomlwalk.Walk(data, name, func(e tomlwalk.Expr) error {
+		key, line := e.Key, e.Line
 		switch e.Kind {
 		case unstable.Table:
-			key, first := dotted(e.Key())
 			table = key
-			line := keyLine(first)
 			if !isSection(key) {
-				return base, fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, line, key)
+				return fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, line, key)
 			}
 			if prev, ok := tables[key]; ok {
-				return base, fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, line, key, prev)
+				return fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, line, key, prev)
 			}
 			if prev, ok := dottedAt[key]; ok {
-				return base, fmt.Errorf("%s:%d: [%s]: the section was already given by dotted keys (line %d)", name, line, key, prev)
+				return fmt.Errorf("%s:%d: [%s]: the section was already given by dotted keys (line %d)", name, line, key, prev)
 			}
 			tables[key] = line
 		case unstable.ArrayTable:
-			key, first := dotted(e.Key())
-			return base, fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, keyLine(first), key)
+			return fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, line, key)
 		case unstable.KeyValue:
-			key, first := dotted(e.Key())
-			line := keyLine(first)
 			if table != "" {
 				key = table + "." + key
 			} else if sec, _, ok := strings.Cut(key, "."); ok {
@@ -150,25 +128,24 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 				}
 			}
 			if prev, ok := seen[key]; ok {
-				return base, fmt.Errorf("%s:%d: %s: given twice (first on line %d)", name, line, key, prev)
+				return fmt.Errorf("%s:%d: %s: given twice (first on line %d)", name, line, key, prev)
 			}
 			seen[key] = line
-			v, err := tomlValue(e.Value())
+			v, ok, err := tomlwalk.Scalar(e.Value)
+			if !ok {
+				err = fmt.Errorf("want a number, a string or true/false, not a %s", strings.ToLower(e.Value.Kind.String()))
+			}
 			if err != nil {
-				return base, fmt.Errorf("%s:%d: %s: %w", name, line, key, err)
+				return fmt.Errorf("%s:%d: %s: %w", name, line, key, err)
 			}
 			if err := c.set(key, v); err != nil {
-				return base, fmt.Errorf("%s:%d: %w", name, line, err)
+				return fmt.Errorf("%s:%d: %w", name, line, err)
 			}
 		}
-	}
-	if err := p.Error(); err != nil {
-		line := 0
-		var pe *unstable.ParserError
-		if errors.As(err, &pe) {
-			line = lineOf(pe.Highlight)
-		}
-		return base, fmt.Errorf("%s:%d: malformed TOML: %v", name, line, err)
+		return nil
+	})
+	if err != nil {
+		return base, err
 	}
 	// Each key was checked with its part as it came; the whole, whose parts depend on each
 	// other, now.
@@ -186,45 +163,4 @@ func isSection(name string) bool {
 		}
 	}
 	return false
-}
-
-// dotted joins the parts of a TOML key with dots and returns the first part's node (for its
-// line).
-func dotted(it unstable.Iterator) (string, *unstable.Node) {
-	var parts []string
-	var first *unstable.Node
-	for it.Next() {
-		n := it.Node()
-		if first == nil {
-			first = n
-		}
-		parts = append(parts, string(n.Data))
-	}
-	return strings.Join(parts, "."), first
-}
-
-// tomlValue converts a scalar TOML value to int64, float64, string or bool.
-func tomlValue(n *unstable.Node) (any, error) {
-	s := string(n.Data)
-	switch n.Kind {
-	case unstable.String:
-		return s, nil
-	case unstable.Bool:
-		return s == "true", nil
-	case unstable.Integer:
-		s = strings.ReplaceAll(s, "_", "")
-		v, err := strconv.ParseInt(s, 0, 64)
-		if err != nil {
-			return nil, fmt.Errorf("integer %s is out of range", n.Data)
-		}
-		return v, nil
-	case unstable.Float:
-		s = strings.ReplaceAll(s, "_", "")
-		v, err := strconv.ParseFloat(strings.TrimPrefix(s, "+"), 64)
-		if err != nil {
-			return nil, fmt.Errorf("malformed number %s", n.Data)
-		}
-		return v, nil
-	}
-	return nil, fmt.Errorf("want a number, a string or true/false, not a %s", strings.ToLower(n.Kind.String()))
 }

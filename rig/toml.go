@@ -3,10 +3,10 @@ package rig
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/tomlwalk"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -59,121 +59,66 @@ func (t *table) title() string {
 // [section] and [[section]] with one-part names from the known lists, keys with scalar values
 // or arrays of scalars.
 func parseTOML(data []byte, name string) ([]*table, error) {
-	var p unstable.Parser
-	p.Reset(data)
-	line := func(n *unstable.Node) int {
-		if n == nil || n.Raw.Length == 0 && n.Raw.Offset == 0 {
-			return 0
-		}
-		if int(n.Raw.Offset)+int(n.Raw.Length) > len(data) {
-			return 0
-		}
-		return p.Shape(n.Raw).Start.Line
-	}
 	var tables []*table
 	seen := map[string]*table{}
 	count := map[string]int{}
 	var cur *table
-	for p.NextExpression() {
-		e := p.Expression()
+	err := tomlwalk.Walk(data, name, func(e tomlwalk.Expr) error {
+		key, ln := e.Key, e.Line
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			key, first, parts := keyOf(e.Key())
-			ln := line(first)
-			if parts != 1 {
-				return nil, fmt.Errorf("%s:%d: [%s]: nested sections are not part of a rig file", name, ln, key)
+			if e.Parts != 1 {
+				return fmt.Errorf("%s:%d: [%s]: nested sections are not part of a rig file", name, ln, key)
 			}
 			array := e.Kind == unstable.ArrayTable
 			switch {
 			case arraySections[key] && !array:
-				return nil, fmt.Errorf("%s:%d: [%s]: write [[%s]] (a rig may have several)", name, ln, key, key)
+				return fmt.Errorf("%s:%d: [%s]: write [[%s]] (a rig may have several)", name, ln, key, key)
 			case singleSections[key] && array:
-				return nil, fmt.Errorf("%s:%d: [[%s]]: write [%s] (a rig has one)", name, ln, key, key)
+				return fmt.Errorf("%s:%d: [[%s]]: write [%s] (a rig has one)", name, ln, key, key)
 			case !arraySections[key] && !singleSections[key]:
-				return nil, fmt.Errorf("%s:%d: [%s]: unknown section (want %s)", name, ln, key, sectionList())
+				return fmt.Errorf("%s:%d: [%s]: unknown section (want %s)", name, ln, key, sectionList())
 			case !array && seen[key] != nil:
-				return nil, fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, ln, key, seen[key].line)
+				return fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, ln, key, seen[key].line)
 			}
 			cur = &table{name: key, array: array, index: count[key], line: ln, keys: map[string]value{}, used: map[string]bool{}}
 			count[key]++
 			if len(tables) >= maxTables {
-				return nil, fmt.Errorf("%s:%d: more than %d sections", name, ln, maxTables)
+				return fmt.Errorf("%s:%d: more than %d sections", name, ln, maxTables)
 			}
 			seen[key] = cur
 			tables = append(tables, cur)
 		case unstable.KeyValue:
-			key, first, parts := keyOf(e.Key())
-			ln := line(first)
 			if cur == nil {
-				return nil, fmt.Errorf("%s:%d: %s: outside any section (start with [rig])", name, ln, key)
+				return fmt.Errorf("%s:%d: %s: outside any section (start with [rig])", name, ln, key)
 			}
-			if parts != 1 {
-				return nil, fmt.Errorf("%s:%d: %s %s: dotted keys are not part of a rig file", name, ln, cur.title(), key)
+			if e.Parts != 1 {
+				return fmt.Errorf("%s:%d: %s %s: dotted keys are not part of a rig file", name, ln, cur.title(), key)
 			}
 			if prev, ok := cur.keys[key]; ok {
-				return nil, fmt.Errorf("%s:%d: %s %s: given twice (first on line %d)", name, ln, cur.title(), key, prev.line)
+				return fmt.Errorf("%s:%d: %s %s: given twice (first on line %d)", name, ln, cur.title(), key, prev.line)
 			}
-			v, err := convert(e.Value(), 0)
+			v, err := convert(e.Value, 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %s %s: %w", name, ln, cur.title(), key, err)
+				return fmt.Errorf("%s:%d: %s %s: %w", name, ln, cur.title(), key, err)
 			}
 			v.line = ln
 			cur.keys[key] = v
 			cur.order = append(cur.order, key)
 		}
-	}
-	if err := p.Error(); err != nil {
-		ln := 0
-		var pe *unstable.ParserError
-		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
-			func() {
-				defer func() { _ = recover() }() // a highlight outside the input has no line
-				ln = p.Shape(p.Range(pe.Highlight)).Start.Line
-			}()
-		}
-		return nil, fmt.Errorf("%s:%d: malformed TOML: %v", name, ln, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tables, nil
 }
 
 const maxTables = 10000
 
-// keyOf joins a key's parts with dots; it returns the first part's node and the number of
-// parts.
-func keyOf(it unstable.Iterator) (string, *unstable.Node, int) {
-	var parts []string
-	var first *unstable.Node
-	for it.Next() {
-		n := it.Node()
-		if first == nil {
-			first = n
-		}
-		parts = append(parts, string(n.Data))
-	}
-	return strings.Join(parts, "."), first, len(parts)
-}
-
 func convert(n *unstable.Node, depth int) (value, error) {
 	v := value{kind: n.Kind}
-	s := string(n.Data)
-	switch n.Kind {
-	case unstable.String:
-		v.s = s
-	case unstable.Bool:
-		v.b = s == "true"
-	case unstable.Integer:
-		i, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
-		if err != nil {
-			return v, fmt.Errorf("integer %s is out of range", s)
-		}
-		v.i = i
-	case unstable.Float:
-		f, err := strconv.ParseFloat(strings.TrimPrefix(strings.ReplaceAll(s, "_", ""), "+"), 64)
-		if err != nil {
-			return v, fmt.Errorf("malformed number %s", s)
-		}
-		v.f = f
-	case unstable.Array:
+	if n.Kind == unstable.Array {
 		if depth > 0 {
 			return v, errors.New("nested arrays are not part of a rig file")
 		}
@@ -188,10 +133,23 @@ func convert(n *unstable.Node, depth int) (value, error) {
 			}
 			v.arr = append(v.arr, e)
 		}
-	default:
+		return v, nil
+	}
+	x, ok, err := tomlwalk.Scalar(n)
+	switch x := x.(type) {
+	case string:
+		v.s = x
+	case bool:
+		v.b = x
+	case int64:
+		v.i = x
+	case float64:
+		v.f = x
+	}
+	if !ok {
 		return v, fmt.Errorf("want a string, a number, true/false or an array, not a %s", strings.ToLower(n.Kind.String()))
 	}
-	return v, nil
+	return v, err
 }
 
 // fields reads one table's keys into Go values, remembering the first error.
