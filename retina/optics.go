@@ -1,8 +1,10 @@
 package retina
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
@@ -279,7 +281,11 @@ func (r *Retina) project(img image.Image, avg *[N]float64) Polarity {
 	}
 	if r.rot.quarter {
 		ax := r.axesFor(&src)
-		r.integrate(ax, src.unit, sur, avg, func(y, x0 int, dst []float64) { src.row(y, x0, dst) })
+		if src.gray != nil && src.sx == 1 && src.sy == 1 {
+			r.integrateGray(ax, &src, sur, avg)
+		} else {
+			r.integrate(ax, src.unit, sur, avg, func(y, x0 int, dst []float64) { src.row(y, x0, dst) })
+		}
 		r.dropAxes(ax)
 		return pol
 	}
@@ -350,6 +356,29 @@ type axes struct {
 	// rowLo and rowHi give, for each pixel row y in [v.lo, v.hi), the v-cells whose band holds
 	// it: [rowLo[y-v.lo], rowHi[y-v.lo]).
 	rowLo, rowHi []int8
+	// short says that every u-cell's band holds at most shortBand pixels; then shortW[a] is
+	// u-cell a's weights padded with zeros to shortBand (see integrateGray).
+	short  bool
+	shortW [cells][shortBand]float64
+}
+
+// shortBand is the longest u-band integrateGray takes in its fixed-length form: a cell of an
+// unblurred 28x28 card spans 1.4 pixels, at most 3.
+const shortBand = 4
+
+// setShort fills short and shortW from the u-axis weights.
+func (a *axes) setShort() {
+	u := &a.u
+	a.short = true
+	for k := range cells {
+		ws := u.w[u.off[k]:u.off[k+1]]
+		if len(ws) > shortBand {
+			a.short = false
+			return
+		}
+		a.shortW[k] = [shortBand]float64{}
+		copy(a.shortW[k][:], ws)
+	}
 }
 
 // size returns the number of float64-sized words the axes hold.
@@ -400,6 +429,7 @@ func (r *Retina) axesFor(src *source) *axes {
 	ax.u.build(&eu, src.w, sigma/src.sx, r.reach*sigma/src.sx)
 	ax.v.build(&ev, src.h, sigma/src.sy, r.reach*sigma/src.sy)
 	ax.rows()
+	ax.setShort()
 	return ax
 }
 
@@ -606,6 +636,108 @@ func (r *Retina) integrate(ax *axes, unit, sur float64, avg *[N]float64, row fun
 			}
 		}
 	}
+	finish(ax, &m, unit, sur, avg)
+}
+
+// integrateGray is integrate for an unsampled *image.Gray, reading its pixels in place, with
+// the same result bit for bit. It leaves out only terms that are +0: every weight and pixel is
+// finite and >= 0, so every product is >= +0 and every sum starts at +0 and stays >= +0 (never
+// -0), and adding +0 to it changes nothing. So a row of black pixels adds nothing to any cell,
+// nor does a u-cell whose band holds only black pixels of the row (dot of zeros is +0). When
+// every u-band is short, dot's two sums are written out over the zero-padded weights: a
+// padded weight adds its +0 product to the sum dot would have left alone.
+func (r *Retina) integrateGray(ax *axes, src *source, sur float64, avg *[N]float64) {
+	var m [N]float64 // m[b*cells+a]: v-cell b, u-cell a
+	u := &ax.u
+	n := u.hi - u.lo
+	r.sc.row = grow(r.sc.row, n+shortBand)
+	buf := r.sc.row
+	clear(buf[n:]) // the padded weights read up to shortBand-1 values past the last pixel
+	g := src.gray
+	for y := ax.v.lo; y < ax.v.hi; y++ {
+		b0, b1 := int(ax.rowLo[y-ax.v.lo]), int(ax.rowHi[y-ax.v.lo])
+		if b0 >= b1 {
+			continue
+		}
+		off := g.PixOffset(src.x0+u.lo, src.y0+y)
+		pix := g.Pix[off : off+n]
+		i0, i1 := inkSpan(pix)
+		if i0 == i1 {
+			continue // a black row
+		}
+		for i, v := range pix {
+			buf[i] = float64(v)
+		}
+		var t [cells]float64 // the row's light on each u-cell
+		a0, a1 := cells, 0   // the u-cells that see a non-black pixel: [a0, a1)
+		for a := range cells {
+			first := int(u.start[a]) - u.lo
+			k := int(u.off[a+1] - u.off[a])
+			if k == 0 || first >= i1 || first+k <= i0 {
+				continue // +0: no pixel, or only black ones
+			}
+			a0, a1 = min(a0, a), a+1
+			if ax.short {
+				w := &ax.shortW[a]
+				x := buf[first : first+shortBand]
+				s0 := float64(w[0]*x[0]) + float64(w[2]*x[2])
+				s1 := float64(w[1]*x[1]) + float64(w[3]*x[3])
+				t[a] = s0 + s1
+				continue
+			}
+			t[a] = dot(u.w[u.off[a]:u.off[a+1]], buf[first:])
+		}
+		for b := b0; b < b1; b++ {
+			wv := ax.v.w[int(ax.v.off[b])+y-int(ax.v.start[b])]
+			mb := m[b*cells+a0 : b*cells+a1]
+			for a, ta := range t[a0:a1] {
+				mb[a] += float64(wv * ta)
+			}
+		}
+	}
+	finish(ax, &m, src.unit, sur, avg)
+}
+
+// inkSpan returns the first and one past the last non-black pixel of pix, or 0, 0 when every
+// pixel is black, reading eight pixels at a time.
+func inkSpan(pix []byte) (i0, i1 int) {
+	n := len(pix)
+	for i0 < n {
+		if i0+8 <= n {
+			if w := binary.LittleEndian.Uint64(pix[i0:]); w != 0 {
+				i0 += bits.TrailingZeros64(w) / 8
+				break
+			}
+			i0 += 8
+			continue
+		}
+		if pix[i0] != 0 {
+			break
+		}
+		i0++
+	}
+	if i0 == n {
+		return 0, 0
+	}
+	i1 = n
+	for {
+		if i1-8 >= i0 {
+			if w := binary.LittleEndian.Uint64(pix[i1-8:]); w != 0 {
+				return i0, i1 - bits.LeadingZeros64(w)/8
+			}
+			i1 -= 8
+			continue
+		}
+		if pix[i1-1] != 0 {
+			return i0, i1
+		}
+		i1--
+	}
+}
+
+// finish turns the sums m of integrate into each cell's mean, adding the surround's light.
+func finish(ax *axes, m *[N]float64, unit, sur float64, avg *[N]float64) {
+	u := &ax.u
 	su := sur * unit
 	for b := range cells {
 		for a := range cells {
