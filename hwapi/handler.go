@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -469,39 +470,56 @@ func (h *Handler) checkUnit(w http.ResponseWriter, r *http.Request, unit int, ac
 	return true
 }
 
-func (h *Handler) sum(w http.ResponseWriter, r *http.Request) {
+// loopUnit is what sum and drive begin with: a loop rig, a request that decode reads from the
+// body, and an R-unit and A-units the rig's machine has. It answers a refusal itself and
+// returns nil.
+func (h *Handler) loopUnit(w http.ResponseWriter, r *http.Request, decode func(io.Reader) (unit int, active []uint16, err error)) Looper {
 	lp := h.looper(w, r)
 	if lp == nil {
-		return
+		return nil
 	}
-	req, err := DecodeSum(r.Body)
+	unit, active, err := decode(r.Body)
 	if err != nil {
 		h.bad(w, r, err)
-		return
+		return nil
 	}
-	if !h.checkUnit(w, r, req.R, req.Active) {
+	if !h.checkUnit(w, r, unit, active) {
+		return nil
+	}
+	return lp
+}
+
+// faultText is a reply's Error: a fault met, or "".
+func faultText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func (h *Handler) sum(w http.ResponseWriter, r *http.Request) {
+	var req SumRequest
+	lp := h.loopUnit(w, r, func(body io.Reader) (int, []uint16, error) {
+		var err error
+		req, err = DecodeSum(body)
+		return req.R, req.Active, err
+	})
+	if lp == nil {
 		return
 	}
 	h.control(false)
 	s, err := lp.Sum(req.R, req.Active)
-	rep := SumReply{Sum: s}
-	if err != nil {
-		rep.Error = err.Error()
-	}
-	h.ok(w, rep)
+	h.ok(w, SumReply{Sum: s, Error: faultText(err)})
 }
 
 func (h *Handler) drive(w http.ResponseWriter, r *http.Request) {
-	lp := h.looper(w, r)
+	var req DriveRequest
+	lp := h.loopUnit(w, r, func(body io.Reader) (int, []uint16, error) {
+		var err error
+		req, err = DecodeDrive(body)
+		return req.R, req.Active, err
+	})
 	if lp == nil {
-		return
-	}
-	req, err := DecodeDrive(r.Body)
-	if err != nil {
-		h.bad(w, r, err)
-		return
-	}
-	if !h.checkUnit(w, r, req.R, req.Active) {
 		return
 	}
 	ack, why := h.control(true)
@@ -509,11 +527,8 @@ func (h *Handler) drive(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusConflict, why)
 		return
 	}
-	rep := DriveReply{Ack: ack}
-	if err := lp.Drive(req.R, req.Active, req.OnActive, req.OnInactive); err != nil {
-		rep.Error = err.Error()
-	}
-	h.ok(w, rep)
+	err := lp.Drive(req.R, req.Active, req.OnActive, req.OnInactive)
+	h.ok(w, DriveReply{Ack: ack, Error: faultText(err)})
 }
 
 func (h *Handler) readings(w http.ResponseWriter, r *http.Request) {
@@ -535,11 +550,7 @@ func (h *Handler) readings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws, err := lp.Readings(unit)
-	rep := Readings{R: unit, W: ws}
-	if err != nil {
-		rep.Error = err.Error()
-	}
-	h.ok(w, rep)
+	h.ok(w, Readings{R: unit, W: ws, Error: faultText(err)})
 }
 
 // halt stops motion at an operator's or a client's request: nothing moves again until
