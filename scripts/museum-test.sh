@@ -8,8 +8,12 @@
 #  - runs the window's tests (-tags museumwindow: package museum and the real mark1-museum
 #    binary: screenshots checked for what they show, resume, --experiment on a resumed museum,
 #    SIGTERM, no display, -h with and without one, frame rate while training at full speed, no
-#    XGB lines under a bare Xvfb of the test's own) under xvfb-run;
-#  - builds the browser version and loads it in headless Chromium (cmd/mark1 TestBrowser);
+#    XGB lines under a bare Xvfb of the test's own; the camera: a recorded Y4M of an E shown
+#    with the S key, typed by xdotool) under xvfb-run;
+#  - builds the browser version and loads it in headless Chromium: cmd/mark1 TestBrowser, and
+#    cmd/mark1-museum TestBrowserCamera (a fake camera playing an E drawn in the test and made
+#    a Y4M by ffmpeg; S typed through the DevTools protocol; the retina and the answer read
+#    from the page);
 #  - runs view's goldens and its readings of what the visitor sees compiled for arm64 under
 #    qemu (scripts/test-arm64.sh): there the goldens hold within the tolerance TestGolden
 #    states, measured so (go test ./view, run by make test, holds them exactly on amd64 and
@@ -20,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go=${GO:-go}
 bash scripts/need.sh gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev \
-	libxrandr-dev libxxf86vm-dev libasound2-dev xvfb xauth chromium
+	libxrandr-dev libxxf86vm-dev libasound2-dev xvfb xauth chromium xdotool ffmpeg
 
 echo "museum-test: cross-builds"
 GOOS=js GOARCH=wasm "$go" build -o /dev/null ./cmd/mark1-museum
@@ -31,13 +35,15 @@ if "$go" list -deps ./cmd/mark1 | grep -q '^github.com/hajimehoshi/ebiten'; then
 fi
 "$go" vet -tags museumwindow ./museum/ ./cmd/mark1-museum/
 
-echo "museum-test: the window under Xvfb"
-xvfb-run -a -s "-screen 0 1920x1080x24" "$go" test -count=1 -tags museumwindow ./museum/ ./cmd/mark1-museum/
-
-echo "museum-test: the browser version in headless Chromium"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bash scripts/web-build.sh "$tmp/web" >/dev/null
+
+echo "museum-test: the window under Xvfb, and the browser's camera in headless Chromium"
+MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" xvfb-run -a -s "-screen 0 1920x1080x24" \
+	"$go" test -count=1 -tags museumwindow ./museum/ ./cmd/mark1-museum/
+
+echo "museum-test: the browser version in headless Chromium"
 MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^TestBrowser$' ./cmd/mark1/
 
 echo "museum-test: view's goldens and readings on arm64 under qemu"

@@ -100,7 +100,13 @@ func (e *exhibit) start(ctx context.Context, cameraFlag, stateDir string, wg *sy
 		device = cameraFlag
 	}
 	if src := cameraSource(device, e.cfg.Camera); src != nil {
-		e.feed = camera.NewFeed(src, camera.Options{Mirror: e.cfg.Camera.Mirror, Logf: e.logf})
+		e.feed = camera.NewFeed(src, camera.Options{Mirror: e.cfg.Camera.Mirror, Logf: func(f string, a ...any) {
+			if strings.HasSuffix(f, ": live") {
+				e.notef(f, a...) // good news goes to the log file only
+			} else {
+				e.logf(f, a...)
+			}
+		}})
 		wg.Add(1)
 		go func() { defer wg.Done(); e.feed.Run(ctx) }()
 	}

@@ -213,6 +213,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if aa == 0 {
 		aa = -1
 	}
+	expose(s, ex)
 	var wg sync.WaitGroup
 	xctx, xcancel := context.WithCancel(ctx)
 	defer func() { xcancel(); wg.Wait() }()

@@ -115,6 +115,27 @@ func wrap(dst *image.RGBA, f font.Face, x, y, w, lh, max int, s string, c color.
 	return y
 }
 
+// lines returns the lines wrap takes for s in width w.
+func lines(f font.Face, w int, s string) int {
+	line, n := "", 0
+	for _, word := range strings.Fields(s) {
+		next := word
+		if line != "" {
+			next = line + " " + word
+		}
+		if line != "" && width(f, next) > w {
+			n++
+			line = word
+			continue
+		}
+		line = next
+	}
+	if line != "" {
+		n++
+	}
+	return n
+}
+
 // button draws a push button.
 func button(dst *image.RGBA, r image.Rectangle, label string, lit, pressed bool, size int) {
 	bg, fg := colButton, colText

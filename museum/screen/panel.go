@@ -45,6 +45,7 @@ type Panel struct {
 	done bool
 
 	pic, show, live image.Rectangle
+	hint, hintFits  int          // the hint drawn (an index of panelHints, -1: none) and the lines it had
 	xs              []int        // the source column of each of the picture's columns
 	lut             [256][4]byte // a level's colour, as paper and ink
 }
@@ -124,7 +125,7 @@ func (p *Panel) drawChrome(st *PanelState, c chrome) {
 		edge = colAmber
 	}
 	frame(dst, p.pic.Inset(-4), 3, edge)
-	status, col := "The machine does not see it yet", colDim
+	status, col := "SHOW IT puts it in the card holder", colDim
 	if c.live {
 		status, col = "LIVE: the retina shows it", colAmber
 	}
@@ -135,8 +136,24 @@ func (p *Panel) drawChrome(st *PanelState, c chrome) {
 		liveLabel = "STOP LIVE"
 	}
 	button(dst, p.live, liveLabel, c.live, c.pressed == PanelLive || c.pressed == PanelPicture, 18)
-	wrap(dst, face(0, 18), p.show.Min.X, p.live.Max.Y+34, p.show.Dx(), 24, 8,
-		"Draw a letter or a shape in thick black pen, hold it up to the camera, and press SHOW IT (or the S key): the machine answers, and you can teach it with the keys below.", colDim)
+	fits := max(0, (dst.Rect.Max.Y-16-(p.live.Max.Y+34))/24+1) // the lines that fit
+	say := ""
+	p.hint, p.hintFits = -1, fits
+	for i, s := range panelHints {
+		if lines(face(0, 18), p.show.Dx(), s) <= fits {
+			say, p.hint = s, i
+			break
+		}
+	}
+	wrap(dst, face(0, 18), p.show.Min.X, p.live.Max.Y+34, p.show.Dx(), 24, fits, say, colDim)
+}
+
+// panelHints are what the panel tells the visitor under its buttons, longest first: the
+// longest that fits whole is drawn (none when none fits).
+var panelHints = []string{
+	"Draw a letter or a shape in thick black pen on white paper. Hold it up close, so that the paper fills the picture, and press SHOW IT (or the S key): the machine answers, and you can teach it with the keys below.",
+	"Hold your drawing up close, then press SHOW IT.",
+	"Hold it close: SHOW IT.",
 }
 
 // drawPicture draws the camera's square picture, as paper and ink like a card.

@@ -234,6 +234,30 @@ func TestPanel(t *testing.T) {
 	}
 }
 
+// TestPanelHintWhole: in every layout with a camera, the panel tells the visitor what to do in
+// a hint drawn whole (the longest that fits), never cut off at the panel's bottom.
+func TestPanelHintWhole(t *testing.T) {
+	for _, o := range allLayouts() {
+		if !o.Camera || o.Rotate != 0 {
+			continue
+		}
+		l := New(o)
+		p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
+		p.Draw(&PanelState{Status: camera.Status{State: camera.Live}})
+		if p.hint < 0 {
+			t.Errorf("%+v: panel %v: no hint fits", o, l.Panel.Size())
+			continue
+		}
+		if n := lines(face(0, 18), p.show.Dx(), panelHints[p.hint]); n > p.hintFits {
+			t.Errorf("%+v: the hint takes %d lines, %d fit", o, n, p.hintFits)
+		}
+		if p.hint > 0 && lines(face(0, 18), p.show.Dx(), panelHints[p.hint-1]) <= p.hintFits {
+			t.Errorf("%+v: hint %d drawn, a longer one fits", o, p.hint)
+		}
+		t.Logf("%+v: panel %v: hint %d (%d lines fit)", o, l.Panel.Size(), p.hint, p.hintFits)
+	}
+}
+
 // BenchmarkPanelPicture is the window's cost of a new camera picture: the panel's picture
 // drawn (the GPU upload is apart).
 func BenchmarkPanelPicture(b *testing.B) {
