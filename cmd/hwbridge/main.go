@@ -33,73 +33,40 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mark1-perceptron/mark1/internal/cli"
 )
 
-// usageError is an error in the command line (exit status 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usageErr(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
-
-type command struct {
-	name, args, help string
-	run              func(args []string, stdout, stderr io.Writer) error
+func usageErr(format string, a ...any) error {
+	return &cli.UsageError{Msg: fmt.Sprintf(format, a...)}
 }
 
-var commands = []command{
-	{"serve", "--rig FILE [flags]", "serve the rig to mark1 (the default command)", cmdServe},
-	{"run", "--rig FILE [flags]", "run the rig's [machine] headless, driven by the panel", cmdRun},
-	{"scan", "[--bus 1]", "list what answers on an I2C bus, like i2cdetect", cmdScan},
-	{"check", "--rig FILE", "check a rig file and describe it", cmdCheck},
-	{"jog", "--rig FILE --pot WEIGHT (--us N | --position P)", "move one pot (finding a servo's ends)", cmdJog},
-	{"calibrate", "--rig FILE", "drive the read-back pots to their ends and print the readings", cmdCalibrate},
-	{"fault", "--bridge HOST:PORT --kind nack|timeout|stuck|clear", "inject a bus fault into a simulated bridge", cmdFault},
-	{"halt", "[--bridge HOST:PORT] [--park]", "stop a bridge's motion: nothing moves until resume", cmdHalt},
-	{"resume", "[--bridge HOST:PORT]", "let a halted bridge move again", cmdResume},
+// commands are hwbridge's commands, in the order help lists them.
+var commands = []cli.Command{
+	{Name: "serve", Args: "--rig FILE [flags]", Help: "serve the rig to mark1 (the default command)", Run: cmdServe},
+	{Name: "run", Args: "--rig FILE [flags]", Help: "run the rig's [machine] headless, driven by the panel", Run: cmdRun},
+	{Name: "scan", Args: "[--bus 1]", Help: "list what answers on an I2C bus, like i2cdetect", Run: cmdScan},
+	{Name: "check", Args: "--rig FILE", Help: "check a rig file and describe it", Run: cmdCheck},
+	{Name: "jog", Args: "--rig FILE --pot WEIGHT (--us N | --position P)", Help: "move one pot (finding a servo's ends)", Run: cmdJog},
+	{Name: "calibrate", Args: "--rig FILE", Help: "drive the read-back pots to their ends and print the readings", Run: cmdCalibrate},
+	{Name: "fault", Args: "--bridge HOST:PORT --kind nack|timeout|stuck|clear", Help: "inject a bus fault into a simulated bridge", Run: cmdFault},
+	{Name: "halt", Args: "[--bridge HOST:PORT] [--park]", Help: "stop a bridge's motion: nothing moves until resume", Run: cmdHalt},
+	{Name: "resume", Args: "[--bridge HOST:PORT]", Help: "let a halted bridge move again", Run: cmdResume},
 }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	name := "serve"
-	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
-		usage(stdout)
-		return 0
-	}
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	for _, c := range commands {
-		if c.name != name {
-			continue
-		}
-		err := c.run(args, stdout, stderr)
-		switch {
-		case err == nil, errors.Is(err, flag.ErrHelp):
-			return 0
-		}
-		fmt.Fprintf(stderr, "hwbridge %s: %v\n", name, err)
-		var ue *usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
-	}
-	fmt.Fprintf(stderr, "hwbridge: unknown command %q (run \"hwbridge help\")\n", name)
-	return 2
-}
+// run executes one command line and returns the exit status: 0 success, 1 failure, 2 usage.
+func run(args []string, stdout, stderr io.Writer) int { return program().Run(args, stdout, stderr) }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "hwbridge: the mark1 hardware bridge (Raspberry Pi rig)")
-	fmt.Fprintln(w, "\nusage: hwbridge [COMMAND] [flags]")
-	fmt.Fprintln(w, "\ncommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n  %-9s   %s\n", c.name, c.args, "", c.help)
+func program() *cli.Program {
+	return &cli.Program{
+		Name: "hwbridge", Title: "hwbridge: the mark1 hardware bridge (Raspberry Pi rig)",
+		Synopsis: "[COMMAND] [flags]", Footer: "Run \"hwbridge COMMAND -h\" for a command's flags; docs/rig.md for the rig.",
+		Default: "serve", Commands: commands,
 	}
-	fmt.Fprintln(w, "\nRun \"hwbridge COMMAND -h\" for a command's flags; docs/rig.md for the rig.")
 }
 
 // newFlags returns a command's flag set: errors come back as usage errors, -h prints the flags.
@@ -116,9 +83,7 @@ func newFlags(name, args string, stdout io.Writer) (*flag.FlagSet, func([]string
 			}
 			return nil
 		case errors.Is(err, flag.ErrHelp):
-			fmt.Fprintf(stdout, "usage: hwbridge %s %s\n\nflags:\n", name, args)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
+			cli.FlagUsage(stdout, fs, args, fs.PrintDefaults)
 			return err
 		}
 		return usageErr("%v", err)

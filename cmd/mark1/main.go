@@ -8,17 +8,13 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
+
+	"github.com/mark1-perceptron/mark1/internal/cli"
 )
 
-// usageError marks an error in the command line itself (exit status 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usageErr(msg string) error { return &usageError{msg} }
+func usageErr(msg string) error { return &cli.UsageError{Msg: msg} }
 
 type command struct {
 	name, args, help string
@@ -54,47 +50,26 @@ func main() {
 
 // run executes one command line and returns the exit status: 0 success, 1 failure, 2 usage,
 // 128 plus the signal's number when a signal stopped the work (130 for Ctrl-C).
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			}
-			fmt.Fprintf(stderr, "mark1 %s: %v\n", c.name, err)
-			var ue *usageError
-			var ie *interrupted
-			switch {
-			case errors.As(err, &ue):
-				return 2
-			case errors.As(err, &ie):
-				return signalStatus(ie.sig)
-			}
-			return 1
-		}
-	}
-	fmt.Fprintf(stderr, "mark1: unknown command %q (run \"mark1 help\")\n", args[0])
-	return 2
-}
+func run(args []string, stdout, stderr io.Writer) int { return program().Run(args, stdout, stderr) }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "mark1: an emulator of the Mark I Perceptron (1958-60)")
-	fmt.Fprintln(w, "\nusage: mark1 COMMAND [flags]")
-	fmt.Fprintln(w, "\ncommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", c.name, c.args, "", c.help)
+// program is mark1 as the dispatcher runs it: its commands as they are when it is called.
+func program() *cli.Program {
+	cmds := make([]cli.Command, len(commands))
+	for i, c := range commands {
+		cmds[i] = cli.Command{Name: c.name, Args: c.args, Help: c.help, Run: c.run}
 	}
-	fmt.Fprintln(w, "\nRun \"mark1 COMMAND -h\" for a command's flags.")
+	return &cli.Program{
+		Name: "mark1", Title: "mark1: an emulator of the Mark I Perceptron (1958-60)",
+		Synopsis: "COMMAND [flags]", Footer: "Run \"mark1 COMMAND -h\" for a command's flags.",
+		Commands: cmds,
+		Status: func(err error) (int, bool) {
+			var ie *interrupted
+			if errors.As(err, &ie) {
+				return signalStatus(ie.sig), true
+			}
+			return 0, false
+		},
+	}
 }
 
 // flagSet is a command's flags: errors come back as one-line usage errors, -h prints the flags
@@ -125,9 +100,7 @@ func (f *flagSet) parse(args []string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(f.out, "usage: %s %s\n\nflags:\n", f.Name(), f.args)
-		f.SetOutput(f.out)
-		f.printDefaults()
+		cli.FlagUsage(f.out, f.FlagSet, f.args, f.printDefaults)
 		return err
 	}
 	return usageErr(err.Error() + f.flagHint(err))

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	var ran []string
+	cmd := func(name string, err error) func([]string, io.Writer, io.Writer) error {
+		return func(args []string, _, _ io.Writer) error {
+			ran = append(ran, name+" "+strings.Join(args, " "))
+			return err
+		}
+	}
+	p := &Program{
+		Name: "prog", Title: "prog: a test", Synopsis: "[COMMAND] [flags]", Footer: "Footer.",
+		Commands: []Command{
+			{"go", "[flags]", "go on", cmd("go", nil)},
+			{"fail", "", "fail", cmd("fail", errors.New("broke"))},
+			{"misuse", "", "misuse", cmd("misuse", &UsageError{"bad flag"})},
+			{"help-me", "", "print flags", cmd("help-me", flag.ErrHelp)},
+			{"odd", "", "exit 7", cmd("odd", errors.New("odd"))},
+		},
+		Status: func(err error) (int, bool) { return 7, err.Error() == "odd" },
+	}
+	usage := "prog: a test\n\nusage: prog [COMMAND] [flags]\n\ncommands:\n" +
+		"  go      [flags]\n            go on\n  fail    \n            fail\n" +
+		"  misuse  \n            misuse\n  help-me \n            print flags\n" +
+		"  odd     \n            exit 7\n\nFooter.\n"
+	for _, tc := range []struct {
+		def            string
+		args           []string
+		status         int
+		stdout, stderr string
+	}{
+		{"", nil, 2, usage, ""},
+		{"", []string{"help"}, 0, usage, ""},
+		{"", []string{"-h"}, 0, usage, ""},
+		{"", []string{"--help"}, 0, usage, ""},
+		{"", []string{"go", "-x"}, 0, "", ""},
+		{"", []string{"-x"}, 2, "", "prog: unknown command \"-x\" (run \"prog help\")\n"},
+		{"", []string{"nope"}, 2, "", "prog: unknown command \"nope\" (run \"prog help\")\n"},
+		{"", []string{"fail"}, 1, "", "prog fail: broke\n"},
+		{"", []string{"misuse"}, 2, "", "prog misuse: bad flag\n"},
+		{"", []string{"help-me"}, 0, "", ""},
+		{"", []string{"odd"}, 7, "", "prog odd: odd\n"},
+		{"go", nil, 0, "", ""},
+		{"go", []string{"-x", "y"}, 0, "", ""},
+		{"go", []string{"fail"}, 1, "", "prog fail: broke\n"},
+	} {
+		p.Default = tc.def
+		var stdout, stderr bytes.Buffer
+		if status := p.Run(tc.args, &stdout, &stderr); status != tc.status || stdout.String() != tc.stdout || stderr.String() != tc.stderr {
+			t.Errorf("default %q, %q: status %d, stdout %q, stderr %q; want %d, %q, %q",
+				tc.def, tc.args, status, stdout.String(), stderr.String(), tc.status, tc.stdout, tc.stderr)
+		}
+	}
+	want := "go -x|fail |misuse |help-me |odd |go |go -x y|fail "
+	if got := strings.Join(ran, "|"); got != want {
+		t.Errorf("ran %q, want %q", got, want)
+	}
+}
+
+func TestFlagUsage(t *testing.T) {
+	fs := flag.NewFlagSet("prog go", flag.ContinueOnError)
+	fs.Int("n", 3, "how many")
+	var b bytes.Buffer
+	FlagUsage(&b, fs, "[flags]", fs.PrintDefaults)
+	if want := "usage: prog go [flags]\n\nflags:\n  -n int\n    \thow many (default 3)\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
