@@ -2,6 +2,7 @@ package machine
 
 import (
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/mark1-perceptron/mark1/potentiometer"
 )
@@ -72,20 +73,7 @@ func (s *SimRack) Readings(dst []float64) error {
 func (s *SimRack) Advance(dt float64) { s.Rack.Advance(dt, s.noise) }
 
 // String names the rack.
-func (s *SimRack) String() string { return "simulated rack of " + itoa(s.Len()) + " pots" }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
-}
+func (s *SimRack) String() string { return "simulated rack of " + strconv.Itoa(s.Len()) + " pots" }
 
 var (
 	_ Rack     = (*SimRack)(nil)

@@ -58,7 +58,7 @@ type state struct {
 }
 
 // ErrTooBig is returned (wrapped) when a machine's state is larger than MaxStateBody.
-var ErrTooBig = errors.New("state larger than the limit of 1 GiB")
+var ErrTooBig = errors.New("machine: state larger than the limit of 1 GiB")
 
 // WriteState writes the whole machine (configuration, wiring, pot positions and their hidden
 // state, cell states, random state, clock) in the versioned state format. It may be called
@@ -119,7 +119,7 @@ func (m *Machine) stateBody() ([]byte, error) {
 		return nil, fmt.Errorf("machine: encoding state: %w", err)
 	}
 	if len(body) > MaxStateBody {
-		return nil, fmt.Errorf("machine: %d bytes of state: %w", len(body), ErrTooBig)
+		return nil, fmt.Errorf("%w: %d bytes", ErrTooBig, len(body))
 	}
 	return body, nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,19 +86,11 @@ func TestMuseumExecs(t *testing.T) {
 			t.Fatalf("%v: %v, want the window's exit status 7", env, err)
 		}
 		pid := cmd.Process.Pid
-		want := "window: --kiosk --experiment ef pid " + itoa(pid) + "\n"
+		want := "window: --kiosk --experiment ef pid " + strconv.Itoa(pid) + "\n"
 		if string(out) != want {
 			t.Errorf("%v: output %q, want %q (the same process, exec'd)", env, out, want)
 		}
 	}
-}
-
-func itoa(n int) string {
-	b := []byte{}
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // writeWebDir makes a browser build's folder with stand-in files.
