@@ -33,11 +33,23 @@ type Opts struct {
 	// Timeout bounds the wait for a conversion to end after ads1x15's fixed wait. Default
 	// four conversion periods.
 	Timeout time.Duration
-	// Sleep and Now replace time.Sleep and time.Now for the polling (tests use a manual clock).
+	// Clock is the time the polling reads and waits on (nil: the wall clock, time.Now and
+	// time.Sleep); tests give a manual clock (drivers/i2csim.ManualClock).
 	// ads1x15's own fixed wait always sleeps on the wall clock.
-	Sleep func(time.Duration)
-	Now   func() time.Time
+	Clock Clock
 }
+
+// Clock is the time a Dev reads and waits on: the wall clock, or a test's manual clock.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// wallClock is time.Now and time.Sleep.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time        { return time.Now() }
+func (wallClock) Sleep(d time.Duration) { time.Sleep(d) }
 
 // Stats counts a Dev's reads.
 type Stats struct {
@@ -79,11 +91,8 @@ func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	if o.DataRate == 0 {
 		o.DataRate = 860 * physic.Hertz
 	}
-	if o.Sleep == nil {
-		o.Sleep = time.Sleep
-	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = wallClock{}
 	}
 	adc, err := ads1x15.NewADS1115(bus, &ads1x15.Opts{I2cAddress: o.Addr})
 	if err != nil {
@@ -183,7 +192,7 @@ func (d *Dev) Read(ch int) (physic.ElectricPotential, error) {
 // waitIdle polls the config register until its OS bit says no conversion is under way,
 // checking that the multiplexer is set to mux (unless mux < 0).
 func (d *Dev) waitIdle(mux int) error {
-	deadline := d.opts.Now().Add(d.opts.Timeout)
+	deadline := d.opts.Clock.Now().Add(d.opts.Timeout)
 	for {
 		cfg, err := d.readReg(regConfig)
 		if err != nil {
@@ -195,11 +204,11 @@ func (d *Dev) waitIdle(mux int) error {
 		if cfg&cfgOS != 0 {
 			return nil
 		}
-		if !d.opts.Now().Before(deadline) {
+		if !d.opts.Clock.Now().Before(deadline) {
 			return fmt.Errorf("conversion not done after %v", d.opts.Timeout)
 		}
 		d.stats.Polls++
-		d.opts.Sleep(d.period / 8)
+		d.opts.Clock.Sleep(d.period / 8)
 	}
 }
 

@@ -54,7 +54,7 @@ func TestGolden(t *testing.T) {
 			ops := append([]i2ctest.IO{probe, {Addr: addr, W: []byte{0x01}, R: []byte{0x85, 0x83}}}, tc.ops...)
 			p := &i2ctest.Playback{Ops: ops, DontPanic: true}
 			clk := i2csim.NewManualClock()
-			d, err := New(p, &Opts{Sleep: clk.Sleep, Now: clk.Now})
+			d, err := New(p, &Opts{Clock: clk})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestChannelChangeNeverStale(t *testing.T) {
 		t.Fatalf("the simulated chip did not show the stale read: got %g V, want AIN0's 0.5 V", got)
 	}
 
-	d, err := New(bus, &Opts{Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestErrorsSurface(t *testing.T) {
 	if err := bus.Attach(addr, chip); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(bus, &Opts{Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}

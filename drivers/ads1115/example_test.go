@@ -21,7 +21,7 @@ func Example() {
 	if err := bus.Attach(0x48, adc); err != nil {
 		log.Fatal(err)
 	}
-	d, err := ads1115.New(bus, &ads1115.Opts{Sleep: clk.Sleep, Now: clk.Now})
+	d, err := ads1115.New(bus, &ads1115.Opts{Clock: clk})
 	if err != nil {
 		log.Fatal(err)
 	}

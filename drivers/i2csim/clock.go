@@ -16,8 +16,9 @@ type WallClock struct{}
 // Now returns time.Now().
 func (WallClock) Now() time.Time { return time.Now() }
 
-// ManualClock is a clock that moves only when told to: by Advance, or by Sleep, which a driver
-// under test is given in place of time.Sleep. It is safe for concurrent use.
+// ManualClock is a clock that moves only when told to: by Advance, or by Sleep, when a driver
+// under test is given it as its Clock (the drivers' Opts.Clock, rigdev's Env.Clock) in place
+// of the wall clock. It is safe for concurrent use.
 type ManualClock struct {
 	mu  sync.Mutex
 	now time.Time

@@ -89,10 +89,22 @@ type Opts struct {
 	// EEPROMTimeout bounds the wait for an EEPROM write cycle to end. Default 20 ms (the
 	// datasheet's maximum is 10 ms).
 	EEPROMTimeout time.Duration
-	// Sleep and Now replace time.Sleep and time.Now (tests use a manual clock).
-	Sleep func(time.Duration)
-	Now   func() time.Time
+	// Clock is the time the driver reads and waits on (nil: the wall clock, time.Now
+	// and time.Sleep); tests give a manual clock (drivers/i2csim.ManualClock).
+	Clock Clock
 }
+
+// Clock is the time a Dev reads and waits on: the wall clock, or a test's manual clock.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// wallClock is time.Now and time.Sleep.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time        { return time.Now() }
+func (wallClock) Sleep(d time.Duration) { time.Sleep(d) }
 
 // Status is the STATUS register.
 type Status struct {
@@ -150,11 +162,8 @@ func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	if o.EEPROMTimeout == 0 {
 		o.EEPROMTimeout = 20 * time.Millisecond
 	}
-	if o.Sleep == nil {
-		o.Sleep = time.Sleep
-	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = wallClock{}
 	}
 	d := &Dev{c: i2c.Dev{Bus: bus, Addr: o.Addr}, opts: o}
 	for i := range 2 {
@@ -472,7 +481,7 @@ func (d *Dev) waitEEPROM() error {
 	if !busy {
 		return nil
 	}
-	deadline := d.opts.Now().Add(d.opts.EEPROMTimeout)
+	deadline := d.opts.Clock.Now().Add(d.opts.EEPROMTimeout)
 	for {
 		s, err := d.Status()
 		if err == nil && !s.EEPROMWriting {
@@ -481,13 +490,13 @@ func (d *Dev) waitEEPROM() error {
 			d.mu.Unlock()
 			return nil
 		}
-		if !d.opts.Now().Before(deadline) {
+		if !d.opts.Clock.Now().Before(deadline) {
 			if err != nil {
 				return err
 			}
 			return d.errorf("EEPROM write cycle still under way after %v", d.opts.EEPROMTimeout)
 		}
-		d.opts.Sleep(time.Millisecond)
+		d.opts.Clock.Sleep(time.Millisecond)
 	}
 }
 
@@ -500,7 +509,7 @@ func (d *Dev) SaveNV(force bool) (saved []int, err error) {
 	if d.opts.Variant != MCP4461 {
 		return nil, ErrNotVolatile
 	}
-	now := d.opts.Now()
+	now := d.opts.Clock.Now()
 	for w := range 4 {
 		d.mu.Lock()
 		k, stored, at := d.known[w], d.nv[w], d.nvAt[w]

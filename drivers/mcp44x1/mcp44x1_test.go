@@ -144,7 +144,7 @@ func sim(t *testing.T, variant Variant) (*Dev, *i2csim.MCP44x1, *i2csim.Bus, *i2
 	if err := bus.Attach(addr, chip); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(bus, &Opts{Variant: variant, Sleep: clk.Sleep, Now: clk.Now, NVInterval: time.Minute})
+	d, err := New(bus, &Opts{Variant: variant, Clock: clk, NVInterval: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

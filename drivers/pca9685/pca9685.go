@@ -74,10 +74,22 @@ type Opts struct {
 	Speed float64
 	// NoStagger starts every channel's pulse at count 0 instead of staggering them.
 	NoStagger bool
-	// Sleep and Now replace time.Sleep and time.Now (tests use a manual clock).
-	Sleep func(time.Duration)
-	Now   func() time.Time
+	// Clock is the time the driver reads and waits on (nil: the wall clock, time.Now
+	// and time.Sleep); tests give a manual clock (drivers/i2csim.ManualClock).
+	Clock Clock
 }
+
+// Clock is the time a Dev reads and waits on: the wall clock, or a test's manual clock.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// wallClock is time.Now and time.Sleep.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time        { return time.Now() }
+func (wallClock) Sleep(d time.Duration) { time.Sleep(d) }
 
 type channel struct {
 	used     bool
@@ -162,11 +174,8 @@ func New(bus i2c.Bus, opts *Opts) (*Dev, error) {
 	if o.Speed == 0 {
 		o.Speed = 1.5
 	}
-	if o.Sleep == nil {
-		o.Sleep = time.Sleep
-	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = wallClock{}
 	}
 	switch {
 	case o.Addr >= 0x78 && o.Addr <= 0x7F:
@@ -261,7 +270,7 @@ func (d *Dev) init() error {
 			return d.errorf("setting up: %w", err)
 		}
 	}
-	d.opts.Sleep(500 * time.Microsecond) // the oscillator's start-up (datasheet 7.3.1.1)
+	d.opts.Clock.Sleep(500 * time.Microsecond) // the oscillator's start-up (datasheet 7.3.1.1)
 	// RESTART: channels left running when the board was put to sleep run again (a board at
 	// power-up has none, and the bit then does nothing).
 	if err := d.c.Tx([]byte{regMode1, mode1AI | mode1Rst}, nil); err != nil {
@@ -385,7 +394,7 @@ func (d *Dev) Target(ch int) (pos float64, pending bool) {
 func (d *Dev) Moving() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.moving(d.opts.Now())
+	return d.moving(d.opts.Clock.Now())
 }
 
 func (d *Dev) moving(now time.Time) int {
@@ -407,7 +416,7 @@ func (d *Dev) Busy() bool {
 			return true
 		}
 	}
-	return d.moving(d.opts.Now()) > 0
+	return d.moving(d.opts.Clock.Now()) > 0
 }
 
 // Settled reports whether channel ch has no pending target and has ended its travel.
@@ -415,7 +424,7 @@ func (d *Dev) Settled(ch int) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	c := &d.ch[ch]
-	return !c.pending && !c.movingTo.After(d.opts.Now())
+	return !c.pending && !c.movingTo.After(d.opts.Clock.Now())
 }
 
 // LastFrame returns the statistics of the last Flush.
@@ -457,7 +466,7 @@ func (d *Dev) Flush() (FrameStats, error) {
 			return FrameStats{}, err
 		}
 	}
-	now := d.opts.Now()
+	now := d.opts.Clock.Now()
 	var st FrameStats
 	moving := d.moving(now)
 	var want [16][4]byte

@@ -70,7 +70,7 @@ func TestGoldenFrames(t *testing.T) {
 		i2ctest.IO{Addr: addr, W: []byte{0x10, 0x34}},
 	)
 	p := &i2ctest.Playback{Ops: ops, DontPanic: true}
-	d, err := New(p, &Opts{Channels: channels(0, 1, 2, 5), Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(p, &Opts{Channels: channels(0, 1, 2, 5), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestFramesCostTheProtocolMinimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := channels(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-	d, err := New(bus, &Opts{Channels: all, Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Channels: all, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestSlewLimitPreventsBrownouts(t *testing.T) {
 		if err := bus.Attach(addr, chip); err != nil {
 			t.Fatal(err)
 		}
-		d, err := New(bus, &Opts{Channels: channels(0, 1, 2, 3, 4, 5, 6, 7), MaxSlewing: limit, Sleep: clk.Sleep, Now: clk.Now})
+		d, err := New(bus, &Opts{Channels: channels(0, 1, 2, 3, 4, 5, 6, 7), MaxSlewing: limit, Clock: clk})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestFaultsLoseNothing(t *testing.T) {
 	if err := bus.Attach(addr, chip); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(bus, &Opts{Channels: channels(0, 1, 4), Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Channels: channels(0, 1, 4), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +460,7 @@ func TestNewFixesAnInvertedBoard(t *testing.T) {
 		}
 	}
 	clk.Advance(time.Millisecond)
-	d, err := New(bus, &Opts{Channels: channels(2), Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Channels: channels(2), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,7 +499,7 @@ func TestNewRestartsAndLeavesAllCall(t *testing.T) {
 	if err := bus.Tx(0x70, []byte{0x00}, r[:]); err != nil {
 		t.Fatalf("before New, the board does not answer at its ALLCALL address: %v", err)
 	}
-	if _, err := New(bus, &Opts{Channels: channels(0), Sleep: clk.Sleep, Now: clk.Now}); err != nil {
+	if _, err := New(bus, &Opts{Channels: channels(0), Clock: clk}); err != nil {
 		t.Fatal(err)
 	}
 	if got := chip.Pulse(5); got < 1495*time.Microsecond || got > 1505*time.Microsecond {
@@ -524,7 +524,7 @@ func TestZeroPulseIsFullOff(t *testing.T) {
 		i2ctest.IO{Addr: addr, W: []byte{0x0D, 0x02}},
 	)
 	p := &i2ctest.Playback{Ops: ops, DontPanic: true}
-	d, err := New(p, &Opts{Channels: channels(1), Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(p, &Opts{Channels: channels(1), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +541,7 @@ func TestZeroPulseIsFullOff(t *testing.T) {
 	}
 	// On a fresh channel (registers unknown) the whole channel is written, OFF full.
 	bus, chip, clk := simBoard(t)
-	d, err = New(bus, &Opts{Channels: channels(4), Sleep: clk.Sleep, Now: clk.Now})
+	d, err = New(bus, &Opts{Channels: channels(4), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +563,7 @@ func TestHalt(t *testing.T) {
 	if err := bus.Tx(addr, []byte{0x00, 0x20}, nil); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(bus, &Opts{Channels: channels(0, 1, 2), Sleep: clk.Sleep, Now: clk.Now})
+	d, err := New(bus, &Opts{Channels: channels(0, 1, 2), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -622,7 +622,7 @@ func TestNewRefusesReservedAddresses(t *testing.T) {
 		}
 	}
 	for a, want := range map[uint16]string{0x70: "LED All Call", 0x78: "reserved by I2C", 0x7C: "reserved by I2C", 0x7F: "reserved by I2C", 0x77: ""} {
-		_, err := New(bus, &Opts{Addr: a, Sleep: clk.Sleep, Now: clk.Now})
+		_, err := New(bus, &Opts{Addr: a, Clock: clk})
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("New at %#02x: %v", a, err)

@@ -175,7 +175,7 @@ func (h *Hardware) calibrateAtOpen() {
 		h.sweep(sweep)
 		for _, p := range sweep {
 			if p.calibrated {
-				h.calTime[p] = h.env.Now()
+				h.calTime[p] = h.env.Clock.Now()
 				changed = true
 			}
 		}
@@ -213,7 +213,7 @@ func (h *Hardware) calibrateAtOpen() {
 // faulty) keeps its stored ends. Called with the lock held.
 func (h *Hardware) checkEnds(pots []*Pot) (failed []*Pot) {
 	h.settleLocked(10*time.Second, false)
-	now := h.env.Now()
+	now := h.env.Clock.Now()
 	for _, p := range pots {
 		if !p.hasTarget || p.outState().faulty || p.adc.faulty || p.adc.dev == nil || p.phase == writing || !p.settled(now) {
 			continue

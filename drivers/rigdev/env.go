@@ -23,9 +23,9 @@ type Env struct {
 	// board where periph would send its pulses wrong (gpioservo.CheckBoard). Empty in a
 	// simulation, whose pins are no board's: the check is skipped.
 	Model string
-	// Now and Sleep are the clock (nil: the wall clock). Tests use a manual clock.
-	Now   func() time.Time
-	Sleep func(time.Duration)
+	// Clock is the time the rig reads and waits on (nil: the wall clock, time.Now and
+	// time.Sleep). Tests use a manual clock (drivers/i2csim.ManualClock).
+	Clock Clock
 	// Log receives one line per fault, recovery and notable event (nil: discarded).
 	Log func(format string, a ...any)
 	// Trace, when not nil, receives every bus transaction, one line each.
@@ -40,12 +40,22 @@ type Env struct {
 	Recalibrate bool
 }
 
+// Clock is the time a rig reads and waits on: the wall clock, or a test's manual clock. It is
+// also the clock of the rig's chips.
+type Clock interface {
+	Now() time.Time
+	Sleep(d time.Duration)
+}
+
+// wallClock is time.Now and time.Sleep.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time        { return time.Now() }
+func (wallClock) Sleep(d time.Duration) { time.Sleep(d) }
+
 func (e *Env) fill() {
-	if e.Now == nil {
-		e.Now = time.Now
-	}
-	if e.Sleep == nil {
-		e.Sleep = time.Sleep
+	if e.Clock == nil {
+		e.Clock = wallClock{}
 	}
 	if e.Log == nil {
 		e.Log = func(string, ...any) {}

@@ -158,13 +158,13 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: bus %q (device %s): %w", spec.File, b.Line, b.Name, b.Device, err)
 		}
-		h.meters[b.Name] = &meter{bus: bus, name: b.Name, now: env.Now, start: env.Now(), trace: env.Trace}
+		h.meters[b.Name] = &meter{bus: bus, name: b.Name, now: env.Clock.Now, start: env.Clock.Now(), trace: env.Trace}
 	}
 	for _, c := range spec.PCA9685 {
 		h.pcas = append(h.pcas, &pcaChip{chipState: state(c.Chip, "PCA9685"), bus: h.meters[c.Bus], opts: pca9685.Opts{
 			Addr: c.Address, Frequency: physic.Frequency(c.FrequencyHz * float64(physic.Hertz)),
 			Oscillator: physic.Frequency(c.OscillatorHz * float64(physic.Hertz)), MaxSlewing: c.MaxSlewing,
-			Speed: c.Speed, Now: env.Now, Sleep: env.Sleep}})
+			Speed: c.Speed, Clock: env.Clock}})
 	}
 	for _, c := range spec.MCP44x1 {
 		v := mcp44x1.MCP4451
@@ -172,12 +172,12 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 			v = mcp44x1.MCP4461
 		}
 		h.mcps = append(h.mcps, &mcpChip{chipState: state(c.Chip, c.Model), bus: h.meters[c.Bus], opts: mcp44x1.Opts{
-			Addr: c.Address, Variant: v, NVInterval: spec.NVSave, WritesOnly: !c.StepCommands, Now: env.Now, Sleep: env.Sleep}})
+			Addr: c.Address, Variant: v, NVInterval: spec.NVSave, WritesOnly: !c.StepCommands, Clock: env.Clock}})
 	}
 	for _, c := range spec.ADS1115 {
 		h.adcs[c.Name] = &adcChip{chipState: state(c.Chip, "ADS1115"), bus: h.meters[c.Bus], opts: ads1115.Opts{
 			Addr: c.Address, MaxVoltage: physic.ElectricPotential(c.FullScaleV * float64(physic.Volt)),
-			DataRate: physic.Frequency(c.DataRate) * physic.Hertz, Now: env.Now, Sleep: env.Sleep}}
+			DataRate: physic.Frequency(c.DataRate) * physic.Hertz, Clock: env.Clock}}
 	}
 	gsByName := map[string]*gpioChip{}
 	for _, s := range spec.GPIOServos {
@@ -236,7 +236,7 @@ func Open(spec *rig.Rig, env Env) (*Hardware, error) {
 		h.pots = append(h.pots, p)
 		h.byWeight[sp.Weight] = p
 	}
-	now := env.Now()
+	now := env.Clock.Now()
 	for _, c := range h.pcas {
 		_ = h.try(&c.chipState, now, "opening", c.open)
 	}
@@ -308,7 +308,7 @@ func (h *Hardware) Step() {
 }
 
 func (h *Hardware) step() {
-	now := h.env.Now()
+	now := h.env.Clock.Now()
 	h.stats.Frames++
 	h.retryFaulty(now)
 	if now.Sub(h.lastChk) >= h.spec.Check {
@@ -339,7 +339,7 @@ func (h *Hardware) busBytes() uint64 {
 // servos are parked, not held: with no daemon to watch them, a servo held against a jammed knob
 // would stall and heat until someone noticed. The rig is not used after Shutdown.
 func (h *Hardware) Shutdown(timeout time.Duration) error {
-	deadline := h.env.Now().Add(timeout)
+	deadline := h.env.Clock.Now().Add(timeout)
 	h.Park()
 	err := h.Settle(timeout)
 	h.mu.Lock()
@@ -351,7 +351,7 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 	// A servo without a read-back is done once written: wait for its travel too, or halting
 	// would leave it short of its park position.
 	for {
-		now := h.env.Now()
+		now := h.env.Clock.Now()
 		h.write(now)
 		if !h.travelling(now) {
 			break
@@ -360,7 +360,7 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 			errs = append(errs, fmt.Errorf("rig: servos still moving after %v: halted where they were", timeout))
 			break
 		}
-		h.env.Sleep(min(h.spec.Period()/4, 5*time.Millisecond))
+		h.env.Clock.Sleep(min(h.spec.Period()/4, 5*time.Millisecond))
 	}
 	for _, c := range h.mcps {
 		if c.dev == nil || c.faulty || c.dev.Variant() != mcp44x1.MCP4461 {
@@ -373,7 +373,7 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 		}
 	}
 	h.held = true // nothing is written any more
-	now := h.env.Now()
+	now := h.env.Clock.Now()
 	for _, c := range h.pcas {
 		if c.dev != nil {
 			if err := h.try(&c.chipState, now, "halting", c.dev.Halt); err != nil {
@@ -412,7 +412,7 @@ func (h *Hardware) SaveNV() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var errs []error
-	now := h.env.Now()
+	now := h.env.Clock.Now()
 	for _, c := range h.mcps {
 		if c.dev == nil || c.faulty || c.dev.Variant() != mcp44x1.MCP4461 {
 			continue

@@ -12,7 +12,7 @@ import (
 
 func (h *Hardware) emit(e Event) {
 	if e.Time.IsZero() {
-		e.Time = h.env.Now()
+		e.Time = h.env.Clock.Now()
 	}
 	where := e.Chip
 	if e.Pot != "" {
@@ -48,12 +48,12 @@ func (h *Hardware) try(c *chipState, now time.Time, what string, op func() error
 	var err error
 	for i := 0; i <= h.spec.Retries; i++ {
 		if i > 0 {
-			h.env.Sleep(h.spec.Backoff << (i - 1))
+			h.env.Clock.Sleep(h.spec.Backoff << (i - 1))
 		}
 		if err = op(); err == nil {
 			if c.faulty {
 				c.faulty = false
-				h.emit(Event{Kind: "recovered", Chip: c.name, Message: fmt.Sprintf("%s answers again after %v", c, h.env.Now().Sub(c.since).Round(time.Millisecond))})
+				h.emit(Event{Kind: "recovered", Chip: c.name, Message: fmt.Sprintf("%s answers again after %v", c, h.env.Clock.Now().Sub(c.since).Round(time.Millisecond))})
 			}
 			return nil
 		}
@@ -66,7 +66,7 @@ func (h *Hardware) try(c *chipState, now time.Time, what string, op func() error
 		c.backoff = min(2*c.backoff, time.Minute)
 	}
 	c.err = err
-	c.nextTry = h.env.Now().Add(c.backoff)
+	c.nextTry = h.env.Clock.Now().Add(c.backoff)
 	return fmt.Errorf("%s: %s: %w", c, what, err)
 }
 

@@ -71,7 +71,7 @@ func TestShutdownHalts(t *testing.T) {
 	}
 	// The next start (the boards stayed powered, asleep): set up again, the servos driven.
 	env := Env{Bus: func(d string) (i2c.Bus, error) { return sim.devices[d], nil }, Pin: func(n string) (gpio.PinIO, error) { return sim.Pin(n), nil },
-		Now: clk.Now, Sleep: clk.Sleep}
+		Clock: clk}
 	h, err = Open(h.Rig(), env)
 	if err != nil {
 		t.Fatal(err)

@@ -133,12 +133,11 @@ func Simulate(spec *rig.Rig, clock i2csim.Clock, opts SimOpts) (*Sim, Env) {
 			return nil, fmt.Errorf("no simulated bus %q", device)
 		},
 		Pin: func(name string) (gpio.PinIO, error) { return s.pin(name), nil },
-		Now: clock.Now,
 	}
-	if mc, ok := clock.(*i2csim.ManualClock); ok {
-		env.Sleep = mc.Sleep
+	if c, ok := clock.(Clock); ok {
+		env.Clock = c // a manual clock: sleeping moves it
 	} else {
-		env.Sleep = time.Sleep
+		env.Clock = wallSleep{clock}
 	}
 	return s, env
 }
@@ -163,3 +162,9 @@ func (s *Sim) Pin(name string) *gpiotest.Pin { return s.pin(name) }
 
 // Bus returns the simulated bus a rig bus name stands for.
 func (s *Sim) Bus(name string) *i2csim.Bus { return s.Buses[name] }
+
+// wallSleep is a simulation's clock that cannot sleep (i2csim.WallClock): its time, and
+// time.Sleep.
+type wallSleep struct{ i2csim.Clock }
+
+func (wallSleep) Sleep(d time.Duration) { time.Sleep(d) }

@@ -84,7 +84,7 @@ func (h *Hardware) Status() Status {
 
 func (h *Hardware) potStatus(p *Pot) PotStatus {
 	ps := PotStatus{Weight: p.name, R: p.spec.Weight.R, A: p.spec.Weight.A, Out: p.spec.Out.String(),
-		Target: p.target, Position: p.cmd, Reading: p.weight(p.read), Moving: p.phase != idle || p.pca != nil && p.pca.dev != nil && !p.settled(h.env.Now()), Problem: p.problem}
+		Target: p.target, Position: p.cmd, Reading: p.weight(p.read), Moving: p.phase != idle || p.pca != nil && p.pca.dev != nil && !p.settled(h.env.Clock.Now()), Problem: p.problem}
 	if p.spec.Readback != nil {
 		ps.Readback = p.spec.Readback.String()
 	}

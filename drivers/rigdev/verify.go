@@ -113,11 +113,11 @@ func (h *Hardware) sweep(pots []*Pot) {
 		volts[end] = make([]float64, len(pots))
 		for i, p := range pots {
 			volts[end][i] = math.NaN()
-			if p.phase == writing || p.adc.dev == nil || !p.settled(h.env.Now()) {
+			if p.phase == writing || p.adc.dev == nil || !p.settled(h.env.Clock.Now()) {
 				continue
 			}
 			var v physic.ElectricPotential
-			err := h.try(&p.adc.chipState, h.env.Now(), "reading", func() (err error) { v, err = p.adc.dev.Read(p.spec.Readback.Channel); return err })
+			err := h.try(&p.adc.chipState, h.env.Clock.Now(), "reading", func() (err error) { v, err = p.adc.dev.Read(p.spec.Readback.Channel); return err })
 			if err == nil {
 				volts[end][i] = float64(v) / float64(physic.Volt)
 			}
@@ -155,10 +155,10 @@ func (h *Hardware) Settle(timeout time.Duration) error {
 }
 
 func (h *Hardware) settleLocked(timeout time.Duration, verify bool) {
-	deadline := h.env.Now().Add(timeout)
+	deadline := h.env.Clock.Now().Add(timeout)
 	pause := min(h.spec.Period()/4, 5*time.Millisecond)
 	for {
-		now := h.env.Now()
+		now := h.env.Clock.Now()
 		h.retryFaulty(now)
 		h.write(now)
 		if verify {
@@ -171,7 +171,7 @@ func (h *Hardware) settleLocked(timeout time.Duration, verify bool) {
 			h.fail(fmt.Errorf("rig: pots still moving after %v", timeout))
 			return
 		}
-		h.env.Sleep(pause)
+		h.env.Clock.Sleep(pause)
 	}
 }
 
@@ -196,7 +196,7 @@ func (h *Hardware) busy(verify bool) bool {
 			return true
 		case p.phase == settling && verify && !p.adc.faulty:
 			return true
-		case p.phase == settling && !p.settled(h.env.Now()):
+		case p.phase == settling && !p.settled(h.env.Clock.Now()):
 			return true
 		}
 	}

@@ -130,7 +130,7 @@ func TestPeerPCA9685(t *testing.T) {
 	for _, p := range pulses {
 		chans = append(chans, pca9685.Channel{Index: p[0], Calibration: pca9685.Calibration{MinPulse: 500 * time.Microsecond, MaxPulse: 2500 * time.Microsecond}})
 	}
-	d, err := pca9685.New(b2, &pca9685.Opts{Channels: chans, NoStagger: true, Sleep: r.clk.Sleep, Now: r.clk.Now})
+	d, err := pca9685.New(b2, &pca9685.Opts{Channels: chans, NoStagger: true, Clock: r.clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestPeerADS1x15(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{Bus: b2}
-	d, err := ads1115.New(rec, &ads1115.Opts{MaxVoltage: 4096 * physic.MilliVolt, DataRate: 860 * physic.Hertz, Sleep: r.clk.Sleep, Now: r.clk.Now})
+	d, err := ads1115.New(rec, &ads1115.Opts{MaxVoltage: 4096 * physic.MilliVolt, DataRate: 860 * physic.Hertz, Clock: r.clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestPeerADS1x15Stale(t *testing.T) {
 			if err := b2.Attach(0x48, adc2); err != nil {
 				t.Fatal(err)
 			}
-			d, err := ads1115.New(b2, &ads1115.Opts{MaxVoltage: 4096 * physic.MilliVolt, DataRate: physic.Frequency(sps) * physic.Hertz, Sleep: r.clk.Sleep, Now: r.clk.Now})
+			d, err := ads1115.New(b2, &ads1115.Opts{MaxVoltage: 4096 * physic.MilliVolt, DataRate: physic.Frequency(sps) * physic.Hertz, Clock: r.clk})
 			if err != nil {
 				t.Fatal(err)
 			}
