@@ -146,14 +146,25 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 		}
 	}
 
-	// Pixels: read a chunk of whole images at a time.
+	// Pixels: a plain file, which holds them all (checked above), in one buffer; a gzip
+	// stream a chunk of whole images at a time, so that a lying header costs only what the
+	// stream holds. The cards' images, Source names and Card values are carved from a few
+	// large allocations (the names share one string) rather than three per card.
 	perChunk := max(1, idxChunk/size)
-	set.Cards = make([]Card, 0, min(n, 4096))
+	_, plain := plainSize(img, ir)
+	if plain {
+		perChunk = n
+	}
+	set.Cards = make([]Card, 0, min(n, perChunk))
 	var chunk []byte
+	var grays []image.Gray
+	var names string
+	pos := 0 // where the next card's name starts in names
 	for i := range n {
-		if i%perChunk == 0 {
+		k := i % perChunk
+		if k == 0 {
 			m := min(perChunk, n-i)
-			chunk = make([]byte, m*size)
+			chunk = pixelBuffer(m * size)
 			got, err := io.ReadFull(ir, chunk)
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				return nil, fmt.Errorf("images: %s: truncated: want %d bytes of pixels, got %d", imgName, n*size, i*size+got)
@@ -161,22 +172,45 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 			if err != nil {
 				return nil, readError(imgName, err)
 			}
+			grays = make([]image.Gray, m)
+			names, pos = sourceNames(imgName, i, m), 0
 		}
-		k := i % perChunk
-		set.Cards = append(set.Cards, Card{
-			Image: &image.Gray{
-				Pix:    slices.Clip(chunk[k*size : (k+1)*size]),
-				Stride: int(cols),
-				Rect:   image.Rect(0, 0, int(cols), int(rows)),
-			},
-			Class:  classOf[labelBytes[i]],
-			Source: imgName + "#" + strconv.Itoa(i),
-		})
+		g := &grays[k]
+		*g = image.Gray{
+			Pix:    slices.Clip(chunk[k*size : (k+1)*size]),
+			Stride: int(cols),
+			Rect:   image.Rect(0, 0, int(cols), int(rows)),
+		}
+		end := pos + len(imgName) + 1 + decimalDigits(i)
+		set.Cards = append(set.Cards, Card{Image: g, Class: classOf[labelBytes[i]], Source: names[pos:end]})
+		pos = end
 	}
 	if err := checkEnd(imgName, ir); err != nil {
 		return nil, err
 	}
 	return set, nil
+}
+
+// sourceNames returns the Source names of images from, from+1, ..., from+m-1 of the file name
+// ("NAME#INDEX"), one after another in one string.
+func sourceNames(name string, from, m int) string {
+	// Every name is at most as long as the last one.
+	b := make([]byte, 0, m*(len(name)+1+len(strconv.Itoa(from+m-1))))
+	for i := from; i < from+m; i++ {
+		b = append(b, name...)
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(i), 10)
+	}
+	return string(b)
+}
+
+// decimalDigits returns the number of decimal digits of i >= 0.
+func decimalDigits(i int) int {
+	d := 1
+	for ; i >= 10; i /= 10 {
+		d++
+	}
+	return d
 }
 
 // checkEnd reads one byte past the data, which makes a gzip reader that is at its end check

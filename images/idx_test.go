@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -232,6 +233,51 @@ func TestIDXCorruptGzip(t *testing.T) {
 	for _, img := range [][]byte{tail, gzipped(t, tail)} {
 		if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// A plain file (its pixels read in one buffer, huge pages advised for it on Linux, above
+// hugeBuffer) and the same file gzipped (read a chunk at a time) give the same cards: pixels,
+// classes, Source names across chunks and digit counts, and images of their own (a card's
+// Pix ends where its image does: appending to it cannot reach the next card's).
+func TestLoadIDXPlainIsGzip(t *testing.T) {
+	const rows, cols = 28, 28
+	n := hugeBuffer/(rows*cols) + 100 // 10,800 images: 8 chunks of a gzip stream
+	pix := make([]byte, n*rows*cols)
+	lbl := make([]byte, n)
+	for i := range n {
+		lbl[i] = byte(i % 10)
+		for k := range rows * cols {
+			pix[i*rows*cols+k] = byte(i*7 + k)
+		}
+	}
+	dir := t.TempDir()
+	images, labels := idxFile(8, []uint32{uint32(n), rows, cols}, pix), idxFile(8, []uint32{uint32(n)}, lbl)
+	lp := writeFile(t, dir, "labels", labels)
+	ip, zp := writeFile(t, dir, "images", images), writeFile(t, dir, "images.gz", gzipped(t, images))
+	plain, err := LoadIDX(ip, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipped, err := LoadIDX(zp, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Cards) != n || len(zipped.Cards) != n || !slices.Equal(plain.Classes, zipped.Classes) {
+		t.Fatalf("%d and %d cards of %d; classes %v and %v", len(plain.Cards), len(zipped.Cards), n, plain.Classes, zipped.Classes)
+	}
+	for i := range n {
+		p, z := plain.Cards[i], zipped.Cards[i]
+		if p.Source != ip+"#"+strconv.Itoa(i) || z.Source != zp+"#"+strconv.Itoa(i) {
+			t.Fatalf("card %d: Source %q and %q", i, p.Source, z.Source)
+		}
+		for _, c := range []Card{p, z} {
+			g := c.Image.(*image.Gray)
+			if c.Class != i%10 || !bytes.Equal(g.Pix, pix[i*rows*cols:(i+1)*rows*cols]) || cap(g.Pix) != rows*cols ||
+				g.Rect != image.Rect(0, 0, cols, rows) || g.Stride != cols {
+				t.Fatalf("card %d (%s) differs: class %d, rect %v, stride %d, cap %d", i, c.Source, c.Class, g.Rect, g.Stride, cap(g.Pix))
+			}
 		}
 	}
 }
