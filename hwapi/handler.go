@@ -62,9 +62,10 @@ type Opts struct {
 	OnWatchdog string
 	// MaxStreams bounds the event streams open at once; default 8.
 	MaxStreams int
-	// Now is the clock (nil: time.Now); Log receives one line per notable event (nil: none).
-	Now func() time.Time
+	// Log receives one line per notable event (nil: none).
 	Log func(format string, a ...any)
+
+	now func() time.Time // the clock (nil: time.Now); tests set a manual clock
 }
 
 // Handler is the bridge's HTTP API. Create it with NewHandler; run its watchdog with Watch.
@@ -100,8 +101,8 @@ func NewHandler(b Backend, opts Opts) *Handler {
 	if opts.MaxStreams <= 0 {
 		opts.MaxStreams = 8
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
+	if opts.now == nil {
+		opts.now = time.Now
 	}
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
@@ -112,8 +113,8 @@ func NewHandler(b Backend, opts Opts) *Handler {
 		h.hosts[strings.ToLower(strings.TrimSuffix(name, "."))] = true
 	}
 	h.token = sha256.Sum256([]byte(opts.Token))
-	h.last = opts.Now()
-	h.lastControl = opts.Now()
+	h.last = opts.now()
+	h.lastControl = opts.now()
 	m := http.NewServeMux()
 	m.HandleFunc("GET /v1/info", h.info)
 	m.HandleFunc("GET /v1/status", h.status)
@@ -209,7 +210,7 @@ func (h *Handler) hostAllowed(host string) bool {
 func (h *Handler) allow() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	now := h.opts.Now()
+	now := h.opts.now()
 	if dt := now.Sub(h.last).Seconds(); dt > 0 {
 		h.tokens = min(float64(h.opts.Burst), h.tokens+float64(dt*h.opts.Rate))
 	}
@@ -255,7 +256,7 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg
 	if status != http.StatusTooManyRequests {
 		h.stats.Refused++
 	}
-	now := h.opts.Now()
+	now := h.opts.now()
 	h.flushRefusalsLocked(now)
 	k := refusalKey{status, addr}
 	if _, ok := h.refusals[k]; !ok && len(h.refusals) >= maxRefusalKeys {
@@ -280,7 +281,7 @@ const refusalWindow = time.Minute
 func (h *Handler) FlushRefusals() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.flushRefusalsLocked(h.opts.Now())
+	h.flushRefusalsLocked(h.opts.now())
 }
 
 func (h *Handler) flushRefusalsLocked(now time.Time) {
@@ -322,7 +323,7 @@ func (h *Handler) control(move bool) (Ack, string) {
 		defer h.mu.Unlock()
 		return Ack{Generation: h.gen}, fmt.Sprintf("the rig is halted (%s): nothing moves until POST /v1/resume", h.halted)
 	}
-	now := h.opts.Now()
+	now := h.opts.now()
 	h.lastControl = now
 	h.armed = true
 	ack := Ack{Generation: h.gen}
@@ -347,7 +348,7 @@ func (h *Handler) CheckWatchdog() bool {
 		return false
 	}
 	h.mu.Lock()
-	now := h.opts.Now()
+	now := h.opts.now()
 	silent := now.Sub(h.lastControl)
 	if !h.armed || h.stopped != "" || h.halted != "" || silent < h.opts.Watchdog {
 		h.mu.Unlock()
@@ -573,7 +574,7 @@ func (h *Handler) halt(w http.ResponseWriter, r *http.Request) {
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		addr = host
 	}
-	now := h.opts.Now()
+	now := h.opts.now()
 	h.mu.Lock()
 	h.halted = fmt.Sprintf("POST /v1/halt from %s at %s", addr, now.Format(time.RFC3339))
 	h.stopped = ""
@@ -602,13 +603,13 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	was := h.halted
 	h.halted = ""
-	h.lastControl = h.opts.Now()
+	h.lastControl = h.opts.now()
 	ack := Ack{Generation: h.gen}
 	h.mu.Unlock()
 	if was != "" {
 		h.b.Resume()
 		ack.Resumed = "halted (" + was + "): motion goes on"
-		h.events.Publish(Event{Time: h.opts.Now(), Kind: "resumed", Message: ack.Resumed})
+		h.events.Publish(Event{Time: h.opts.now(), Kind: "resumed", Message: ack.Resumed})
 		h.opts.Log("hwapi: resumed after %s", was)
 	}
 	h.ok(w, ack)

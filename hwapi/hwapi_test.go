@@ -217,7 +217,7 @@ func TestMalformedRequestsChangeNothing(t *testing.T) {
 func TestRateLimit(t *testing.T) {
 	clk := &clock{t: time.Unix(0, 0)}
 	f := newFake("mirror")
-	_, srv := serve(t, f, Opts{Rate: 10, Burst: 5, Now: clk.Now})
+	_, srv := serve(t, f, Opts{Rate: 10, Burst: 5, now: clk.Now})
 	codes := map[int]int{}
 	for range 8 {
 		code, _ := post(t, srv, "/v1/heartbeat", "", "{}")
@@ -241,7 +241,7 @@ func TestWatchdog(t *testing.T) {
 	for _, action := range []string{"hold", "park"} {
 		clk := &clock{t: time.Unix(0, 0)}
 		f := newFake("mirror")
-		h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, Now: clk.Now})
+		h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, now: clk.Now})
 		sub := h.Events().Subscribe()
 		clk.Advance(900 * time.Millisecond)
 		if h.CheckWatchdog() {

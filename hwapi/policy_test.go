@@ -19,7 +19,7 @@ import (
 func TestWatchdogArmsAtFirstClient(t *testing.T) {
 	clk := &clock{t: time.Unix(0, 0)}
 	f := newFake("loop")
-	h, srv := serve(t, f, Opts{Watchdog: time.Second, Now: clk.Now})
+	h, srv := serve(t, f, Opts{Watchdog: time.Second, now: clk.Now})
 	clk.Advance(time.Hour)
 	if h.CheckWatchdog() {
 		t.Fatal("the watchdog fired before any client came")
@@ -194,7 +194,7 @@ func TestRefusalsLogged(t *testing.T) {
 		defer mu.Unlock()
 		lines = append(lines, fmt.Sprintf(format, a...))
 	}
-	h, srv := serve(t, newFake("mirror"), Opts{Token: "0123456789abcdef", Now: clk.Now, Log: logf})
+	h, srv := serve(t, newFake("mirror"), Opts{Token: "0123456789abcdef", now: clk.Now, Log: logf})
 	for range 50 {
 		post(t, srv, "/v1/heartbeat", "wrong", `{}`)
 	}
@@ -225,7 +225,7 @@ func TestRefusalsLogged(t *testing.T) {
 func TestMirrorRestoresEveryKnobAfterAStop(t *testing.T) {
 	clk := &clock{t: time.Unix(0, 0)}
 	f := newFake("mirror")
-	h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: "park", Now: clk.Now})
+	h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: "park", now: clk.Now})
 	c, _ := NewClient(srv.Listener.Addr().String(), "")
 	m, deck := smallMachine(t)
 	pots := []PotInfo{{R: 0, A: 0, Range: 32}, {R: 0, A: 1, Range: 32}, {R: 0, A: -1, Range: 32}}
