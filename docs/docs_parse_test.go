@@ -84,6 +84,22 @@ func TestParseDirective(t *testing.T) {
 	}
 }
 
+// TestParseExpect: an expect runs to the end of the comment and must compile.
+func TestParseExpect(t *testing.T) {
+	h, err := parseDirective("simulate, expect: epoch +1: +[1-9], then(?s).*moved")
+	if err != nil || !h.simulate || h.expect == nil || h.expect.String() != "epoch +1: +[1-9], then(?s).*moved" {
+		t.Fatalf("parseDirective = %+v, %v", h, err)
+	}
+	if !h.expect.MatchString("epoch   1:     2, then\nknobs moved") {
+		t.Error("the expect does not match what it should")
+	}
+	for _, bad := range []string{"expect: (", "expect:"} {
+		if _, err := parseDirective(bad); err == nil {
+			t.Errorf("parseDirective(%q) accepted", bad)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add("# t\n\n```sh\necho hi\n```\n")
 	f.Add("1. x\n\n       code\n")

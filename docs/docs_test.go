@@ -167,10 +167,11 @@ type how struct {
 	system   string        // it changes the system (/etc, users): run only as root with MARK1_DOCS_SYSTEM=1
 	pi       string        // it needs a Raspberry Pi: not run here, said why
 	skip     string        // not run, said why (only for the one block that would run this test)
+	expect   *regexp.Regexp // what the block's output must show (its point, not only its exit status)
 }
 
-// parseDirective reads "simulate, display, timeout=20s, fails, system: why, pi: why, skip: why";
-// a reason runs to the end of the comment.
+// parseDirective reads "simulate, display, timeout=20s, fails, expect: regexp, system: why, pi:
+// why, skip: why"; a reason or an expect runs to the end of the comment.
 func parseDirective(d string) (how, error) {
 	var h how
 	if d == "" {
@@ -182,7 +183,7 @@ func parseDirective(d string) (how, error) {
 		part, after, _ := strings.Cut(rest, ",")
 		rest = after
 		part = strings.TrimSpace(part)
-		if k, _, ok := strings.Cut(part, ":"); ok && slices.Contains([]string{"system", "pi", "skip"}, strings.TrimSpace(k)) && rest != "" {
+		if k, _, ok := strings.Cut(part, ":"); ok && slices.Contains([]string{"system", "pi", "skip", "expect"}, strings.TrimSpace(k)) && rest != "" {
 			part, rest = part+","+rest, ""
 		}
 		key, val, _ := strings.Cut(part, ":")
@@ -203,6 +204,12 @@ func parseDirective(d string) (how, error) {
 				return h, fmt.Errorf("docs-test: timeout=%q: want a duration up to 10m", val)
 			}
 			h.timeout = d
+		case "expect":
+			re, err := regexp.Compile(val)
+			if err != nil || val == "" {
+				return h, fmt.Errorf("docs-test: expect: %q: want a regular expression the output must match", val)
+			}
+			h.expect = re
 		case "system", "pi", "skip":
 			if val == "" {
 				return h, fmt.Errorf("docs-test: %s: say why (%s: REASON)", key, key)
@@ -216,7 +223,7 @@ func parseDirective(d string) (how, error) {
 				h.skip = val
 			}
 		default:
-			return h, fmt.Errorf("docs-test: %q: want simulate, display, timeout=D, fails, system: WHY, pi: WHY or skip: WHY", part)
+			return h, fmt.Errorf("docs-test: %q: want simulate, display, timeout=D, fails, expect: REGEXP, system: WHY, pi: WHY or skip: WHY", part)
 		}
 	}
 	return h, nil
@@ -231,11 +238,13 @@ func parseDirective(d string) (how, error) {
 // A comment <!-- docs-test: ... --> on the line before a block says how it runs when it cannot
 // run as written here: "simulate" (hwbridge on simulated chips), "display" (under Xvfb),
 // "timeout=D" (a program that runs until stopped: stopped after D, still running counts),
-// "fails" (it shows an error), "system: WHY" (it changes /etc or the users: run only as root
+// "fails" (it shows an error), "expect: REGEXP" (what its output must show, to the end of the
+// comment), "system: WHY" (it changes /etc or the users: run only as root
 // with MARK1_DOCS_SYSTEM=1, as CI does), "pi: WHY" (it needs a Raspberry Pi: not run) and
 // "skip: WHY" (make test itself). The test prints what it did not run, and why.
 //
-// It runs when MARK1_DOCS_TEST=1 (scripts/docs-test.sh, in make test).
+// It runs when MARK1_DOCS_TEST=1 (scripts/docs-test.sh, in make test); MARK1_DOCS_ONLY="README.md
+// docs/rig.md" runs those files' blocks only.
 func TestDocsRunAsPasted(t *testing.T) {
 	if os.Getenv("MARK1_DOCS_TEST") != "1" {
 		t.Skip("MARK1_DOCS_TEST is not 1 (scripts/docs-test.sh runs this test, in make test)")
@@ -267,7 +276,11 @@ func TestDocsRunAsPasted(t *testing.T) {
 	system := os.Getuid() == 0 && os.Getenv("MARK1_DOCS_SYSTEM") == "1"
 	var notRun []string
 	ran := 0
+	only := strings.Fields(os.Getenv("MARK1_DOCS_ONLY")) // a developer's choice of files
 	for _, f := range docFiles(t, root) {
+		if len(only) > 0 && !slices.Contains(only, f) {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			t.Fatal(err)
@@ -433,6 +446,8 @@ func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string
 		t.Errorf("%s:%d: the block shows an error, but it exited 0:\n%s", b.file, b.line, tail(out.String()))
 	case !h.fails && err != nil:
 		t.Errorf("%s:%d: %v, pasted as written:\n%s\noutput:\n%s", b.file, b.line, err, indent(b.text), tail(out.String()))
+	case h.expect != nil && !h.expect.Match(out.Bytes()):
+		t.Errorf("%s:%d: the output does not show what the docs say it does (%s):\n%s", b.file, b.line, h.expect, tail(out.String()))
 	default:
 		t.Logf("%s:%d: ok (%v)", b.file, b.line, took)
 	}
