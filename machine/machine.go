@@ -55,7 +55,10 @@ type Machine struct {
 	board  *patchboard.Board
 	racks  []Rack
 	adv    []Advancer // racks[r] as an Advancer, or nil
-	err    error      // the first error of a rack (see Err)
+	// ideal holds racks[r]'s pots when every rack is a SimRack of ideal pots (their sums
+	// never fail), for potentiometer.SumIdeal; else nil.
+	ideal []*potentiometer.Rack
+	err   error // the first error of a rack (see Err)
 
 	noiseSrc, orderSrc *rand.PCG
 	noise, order       *rand.Rand
@@ -123,6 +126,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	for r, rack := range m.racks {
 		m.adv[r], _ = rack.(Advancer)
 	}
+	m.setIdeal()
 	m.codes = codes
 	m.oneHot = isOneHot(codes)
 	m.setMasks()
@@ -226,7 +230,21 @@ func (m *Machine) SetRack(r int, rack Rack) error {
 	defer m.mu.Unlock()
 	m.racks[r] = rack
 	m.adv[r], _ = rack.(Advancer)
+	m.setIdeal()
 	return nil
+}
+
+// setIdeal sets m.ideal from the racks.
+func (m *Machine) setIdeal() {
+	m.ideal = m.ideal[:0]
+	for _, rack := range m.racks {
+		s, ok := rack.(*SimRack)
+		if !ok || !s.Params().Ideal {
+			m.ideal = nil
+			return
+		}
+		m.ideal = append(m.ideal, s.Rack)
+	}
 }
 
 // Err returns the first error a rack reported (a hardware fault), or nil. The machine goes on

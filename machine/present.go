@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
@@ -79,12 +80,16 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
 		m.shownFrom, m.shownCard = b, card
 	}
-	for r, rack := range m.racks {
-		sum, err := rack.Sum(m.active)
-		if err != nil {
-			m.fail(r, err)
+	if m.ideal != nil {
+		potentiometer.SumIdeal(m.ideal, m.active, m.sums)
+	} else {
+		for r, rack := range m.racks {
+			sum, err := rack.Sum(m.active)
+			if err != nil {
+				m.fail(r, err)
+			}
+			m.sums[r] = sum
 		}
-		m.sums[r] = sum
 	}
 	pred := m.decide()
 	moves := m.ev.Moves[:0]

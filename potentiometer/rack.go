@@ -199,6 +199,53 @@ func (r *Rack) Sum(active []uint16, noise *rand.Rand) float64 {
 	return s
 }
 
+// SumIdeal writes to dst[r] what racks[r].Sum(active, nil) returns, bit for bit, for ideal
+// racks: the same four interleaved partial sums of each rack, in the same order, computed for
+// two racks at a time so that each active index is read once for both (a rack that differs in
+// size from its partner is summed by Sum). len(dst) >= len(racks). A rack that is not ideal
+// panics: its sum needs noise and the rack gain.
+func SumIdeal(racks []*Rack, active []uint16, dst []float64) {
+	dst = dst[:len(racks)]
+	r := 0
+	for ; r+1 < len(racks); r += 2 {
+		x, y := racks[r], racks[r+1]
+		if !x.ideal || !y.ideal {
+			panic("potentiometer: SumIdeal of a rack that is not ideal")
+		}
+		if x.n != y.n {
+			dst[r], dst[r+1] = x.Sum(active, nil), y.Sum(active, nil)
+			continue
+		}
+		n := x.n
+		rx, ry := x.rd[:n], y.rd[:n]
+		var x0, x1, x2, x3, y0, y1, y2, y3 float64
+		k := 0
+		for ; k+3 < len(active); k += 4 {
+			i0, i1, i2, i3 := active[k], active[k+1], active[k+2], active[k+3]
+			x0 += rx[i0]
+			y0 += ry[i0]
+			x1 += rx[i1]
+			y1 += ry[i1]
+			x2 += rx[i2]
+			y2 += ry[i2]
+			x3 += rx[i3]
+			y3 += ry[i3]
+		}
+		for _, i := range active[k:] {
+			x0 += rx[i]
+			y0 += ry[i]
+		}
+		dst[r] = x.rd[n] + ((x0 + x1) + (x2 + x3))
+		dst[r+1] = y.rd[n] + ((y0 + y1) + (y2 + y3))
+	}
+	if r < len(racks) {
+		if !racks[r].ideal {
+			panic("potentiometer: SumIdeal of a rack that is not ideal")
+		}
+		dst[r] = racks[r].Sum(active, nil)
+	}
+}
+
 // Drive sends correction pulses: the drives of every active pot and of the bias pot move
 // onActive increments, and, if onInactive != 0, the drive of every other A-unit pot moves
 // onInactive increments (the gamma rule). Steps may be fractional; their sign is the

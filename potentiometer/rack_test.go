@@ -975,3 +975,46 @@ func TestUpgradeState(t *testing.T) {
 		}
 	}
 }
+
+// SumIdeal gives each rack what its Sum gives, bit for bit, with weights that make the order
+// of the additions matter (fractions of very different sizes), for every number of active
+// pots from none to all, an odd number of racks and a pair of different sizes; a rack that is
+// not ideal panics.
+func TestSumIdeal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	build := func(n int) *Rack {
+		r, err := NewRack(n, IdealParams(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n + 1 {
+			r.p[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(60)-30)
+		}
+		return r
+	}
+	racks := []*Rack{build(40), build(40), build(40), build(40), build(40), build(41), build(40)}
+	dst := make([]float64, len(racks))
+	for k := range 41 {
+		active := make([]uint16, 0, k)
+		for _, i := range rng.Perm(40)[:k] {
+			active = append(active, uint16(i))
+		}
+		slices.Sort(active)
+		SumIdeal(racks, active, dst)
+		for r, rack := range racks {
+			if want := rack.Sum(active, nil); math.Float64bits(dst[r]) != math.Float64bits(want) {
+				t.Fatalf("%d active, rack %d: SumIdeal %v, Sum %v", k, r, dst[r], want)
+			}
+		}
+	}
+	analog, err := NewRack(40, DefaultParams(), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("SumIdeal of an analog rack did not panic")
+		}
+	}()
+	SumIdeal([]*Rack{racks[0], analog}, nil, dst)
+}
