@@ -12,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // devtools drives a headless Chromium through the DevTools protocol over a pipe
@@ -50,6 +52,7 @@ func startChromium(t *testing.T, chromium string, args ...string) *devtools {
 	}
 	cmd := exec.Command(chromium, append([]string{"--remote-debugging-pipe"}, args...)...)
 	cmd.ExtraFiles = []*os.File{cmdR, outW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its renderers and GPU process with it
 	log, err := os.Create(t.TempDir() + "/chromium.log")
 	if err != nil {
 		t.Fatal(err)
@@ -63,9 +66,17 @@ func startChromium(t *testing.T, chromium string, args ...string) *devtools {
 	d := &devtools{cmd: cmd, in: cmdW, waiting: map[int]chan reply{}, done: make(chan struct{})}
 	go d.read(outR)
 	t.Cleanup(func() {
+		// Closed as asked; killed, with its helpers, when it does not end within 10 s.
+		ended := make(chan struct{})
+		go func() { d.call("", "Browser.close", nil, nil); cmd.Wait(); close(ended) }()
+		select {
+		case <-ended:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-ended
+		}
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // a helper left behind
 		d.in.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
 		log.Close()
 		if t.Failed() {
 			b, _ := os.ReadFile(log.Name())
