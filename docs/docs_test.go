@@ -160,13 +160,13 @@ func TestDocsFenced(t *testing.T) {
 
 // how says how a block runs, from its directive.
 type how struct {
-	simulate bool          // hwbridge on simulated chips: --simulate added to its commands
-	display  bool          // under Xvfb
-	timeout  time.Duration // run this long, then stop it: still running counts as success
-	fails    bool          // the block shows an error: it must exit non-zero
-	system   string        // it changes the system (/etc, users): run only as root with MARK1_DOCS_SYSTEM=1
-	pi       string        // it needs a Raspberry Pi: not run here, said why
-	skip     string        // not run, said why (only for the one block that would run this test)
+	simulate bool           // hwbridge on simulated chips: --simulate added to its commands
+	display  bool           // under Xvfb
+	timeout  time.Duration  // run this long, then stop it: still running counts as success
+	fails    bool           // the block shows an error: it must exit non-zero
+	system   string         // it changes the system (/etc, users): run only as root with MARK1_DOCS_SYSTEM=1
+	pi       string         // it needs a Raspberry Pi: not run here, said why
+	skip     string         // not run, said why (only for the one block that would run this test)
 	expect   *regexp.Regexp // what the block's output must show (its point, not only its exit status)
 }
 
