@@ -92,7 +92,7 @@ const MaxHistory = 512
 // modified: a new experiment brings new ones.
 type Frame struct {
 	Seq  uint64    // publication number, from 1: a larger Seq is a later frame
-	Wall time.Time // wall-clock time of publication
+	Wall time.Time // time of publication, on the session's clock (the wall clock by default)
 
 	Experiment       string            // the experiment's name ("letters")
 	Classes          []string          // its class labels, in class-number order (shared)

@@ -61,7 +61,23 @@ type Options struct {
 	// Logf, when not nil, is told what the session does that a curator may want to know:
 	// saves that failed, states it resumed or could not resume.
 	Logf func(format string, args ...any)
+	// Clock is the time the session paces its cards, publishes its frames and saves by; nil
+	// means the wall clock. Tests give a manual clock, so that pacing runs on machine time.
+	Clock Clock
 }
+
+// Clock is a session's time: Now, as i2csim's Clock, and After, which sends the clock's time
+// on the channel it returns once d has passed on the clock (as time.After does).
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// wallClock is time.Now and time.After.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time                         { return time.Now() }
+func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // DefaultSaveEvery is how often a changed machine is saved when Options.SaveEvery is 0.
 const DefaultSaveEvery = 5 * time.Minute
@@ -77,6 +93,7 @@ var ErrClosed = errors.New("session: closed")
 // from any goroutine; the machine itself belongs to Run's goroutine.
 type Session struct {
 	opts      Options
+	clock     Clock
 	cfg       machine.Config
 	saveEvery time.Duration
 	interval  time.Duration
@@ -108,7 +125,6 @@ type Session struct {
 	saved    uint64 // presentations at the last save
 	dirty    bool   // something not counted in presentations changed since the last save
 	problem  string
-	timer    *time.Timer
 
 	// Commands, from any goroutine.
 	cmu     sync.Mutex
@@ -150,6 +166,7 @@ func New(opts Options) (*Session, error) {
 	}
 	s := &Session{
 		opts:      opts,
+		clock:     opts.Clock,
 		saveEvery: opts.SaveEvery,
 		interval:  opts.FrameInterval,
 		maxEpochs: opts.MaxEpochs,
@@ -164,6 +181,9 @@ func New(opts Options) (*Session, error) {
 		want:      -1,
 		answer:    -1,
 		drawPic:   make([]uint8, PictureSide*PictureSide),
+	}
+	if s.clock == nil {
+		s.clock = wallClock{}
 	}
 	if opts.Config != nil {
 		s.cfg = *opts.Config
@@ -220,7 +240,7 @@ func New(opts Options) (*Session, error) {
 			s.mode, s.testPos = Testing, s.tr.TestDone
 		}
 	}
-	s.lastSave = time.Now()
+	s.lastSave = s.clock.Now()
 	s.saved = s.m.Presentations()
 	s.publish()
 	return s, nil
@@ -264,9 +284,7 @@ func (s *Session) Run(ctx context.Context) error {
 		return errors.New("session: Run called twice")
 	}
 	s.ctx = ctx
-	s.timer = time.NewTimer(time.Hour)
-	s.timer.Stop()
-	s.shownAt = time.Now()
+	s.shownAt = s.clock.Now()
 	for ctx.Err() == nil {
 		s.drain()
 		if ctx.Err() != nil {
@@ -296,24 +314,12 @@ func (s *Session) Run(ctx context.Context) error {
 func (s *Session) idle() {
 	wait := time.Hour
 	if s.saveEvery > 0 && s.opts.Dir != "" {
-		wait = max(time.Until(s.lastSave.Add(s.saveEvery)), time.Millisecond)
+		wait = max(s.lastSave.Add(s.saveEvery).Sub(s.clock.Now()), time.Millisecond)
 	}
-	s.timer.Reset(wait)
 	select {
 	case <-s.ctx.Done():
 	case <-s.wake:
-	case <-s.timer.C:
-		return
-	}
-	s.stopTimer()
-}
-
-func (s *Session) stopTimer() {
-	if !s.timer.Stop() {
-		select {
-		case <-s.timer.C:
-		default:
-		}
+	case <-s.clock.After(wait):
 	}
 }
 
@@ -355,7 +361,7 @@ func (s *Session) step(done int) bool {
 
 // afterCard publishes the presentation just made when it is time to.
 func (s *Session) afterCard() {
-	now := time.Now()
+	now := s.clock.Now()
 	if now.Sub(s.lastPub) >= s.interval || !s.speed.IsMax() && s.period() >= s.interval {
 		s.publish()
 	}
@@ -382,27 +388,24 @@ func (s *Session) pace() bool {
 			return false
 		}
 		if s.speed.IsMax() {
-			if busyYield > 0 && time.Since(s.shownAt) >= s.interval {
+			if busyYield > 0 && s.clock.Now().Sub(s.shownAt) >= s.interval {
 				// A single-threaded host (the browser) runs the page only while every
-				// goroutine waits: leave it half the time.
+				// goroutine waits: leave it half the time (of the wall clock).
 				time.Sleep(busyYield)
-				s.shownAt = time.Now()
+				s.shownAt = s.clock.Now()
 			}
 			return true
 		}
-		wait := time.Until(s.shownAt.Add(s.period()))
+		wait := s.shownAt.Add(s.period()).Sub(s.clock.Now())
 		if wait <= 0 {
-			s.shownAt = time.Now()
+			s.shownAt = s.clock.Now()
 			return true
 		}
-		s.timer.Reset(wait)
 		select {
 		case <-s.ctx.Done():
-			s.stopTimer()
 			return false
 		case <-s.wake:
-			s.stopTimer()
-		case <-s.timer.C:
+		case <-s.clock.After(wait):
 			s.shownAt = s.shownAt.Add(s.period())
 			return true
 		}
@@ -435,8 +438,8 @@ func (s *Session) testCard() {
 	s.pace()
 }
 
-// Presented implements machine.Observer: it follows the training presentations.
-func (s *Session) Presented(e *machine.Event) {
+// presented observes the machine (machine.Observer): it follows the training presentations.
+func (s *Session) presented(e *machine.Event) {
 	if e.Learning && e.Card >= 0 {
 		s.kind, s.card, s.want = TrainCard, e.Card, e.Class
 		s.holder, s.pic = &s.exp.deck.Stimuli[e.Card], s.exp.picture(e.Card)
@@ -456,7 +459,7 @@ func (s *Session) publish() {
 	b := s.back
 	s.m.Snapshot(&b.Machine, true)
 	cfg := s.m.Config()
-	b.Wall = time.Now()
+	b.Wall = s.clock.Now()
 	b.Experiment, b.Classes, b.Codes, b.Coding = s.exp.name, s.m.Classes(), s.exp.codes, s.m.Coding()
 	b.Board, b.Rule, b.Range, b.PresentationTime = s.exp.board, cfg.Rule, cfg.Pots.Range, cfg.PresentationTime
 	b.Cards = s.exp.deck.Len()
@@ -577,7 +580,7 @@ func (s *Session) install(name string, set *images.Set, m *machine.Machine) erro
 	if err != nil {
 		return fmt.Errorf("session: experiment %q: %w", name, err)
 	}
-	m.Observe(s)
+	m.Observe(machine.ObserverFunc(s.presented))
 	s.machines[name] = m
 	var pics []uint8
 	if s.exp != nil && s.exp.name == name {

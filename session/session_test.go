@@ -103,12 +103,18 @@ func TestSameMachineAsEpochs(t *testing.T) {
 			f := waitFor(t, s, "training to stop", func(f *session.Frame) bool { return f.Mode == session.Stopped && f.Epoch > 0 })
 			stop()
 
-			set, _ := builtin.Load("ef")
+			set, err := builtin.Load("ef")
+			if err != nil {
+				t.Fatal(err)
+			}
 			m, err := machine.New(cfg, set.Classes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			deck, _ := m.Prepare(set)
+			deck, err := m.Prepare(set)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var mistakes []int
 			for range 30 {
 				st := m.Epoch(deck, nil)
@@ -163,46 +169,28 @@ func equalFloats(a, b []float64) bool {
 func TestPacing(t *testing.T) {
 	cfg := machine.Default()
 	cfg.PresentationTime = 3
-	s, _ := start(t, session.Options{Config: &cfg, Experiment: "letters", Speed: 30}) // 100 ms a card
-	var seen []uint64
-	var mu sync.Mutex
-	go func() {
-		f := new(session.Frame)
-		var seq uint64
-		for {
-			n, err := s.Wait(context.Background(), seq)
-			if err != nil {
-				return
-			}
-			seq = n
-			s.Snapshot(f)
-			mu.Lock()
-			seen = append(seen, f.Machine.Count)
-			mu.Unlock()
-		}
-	}()
-	begin := time.Now()
+	clk := newManualClock()
+	t0 := clk.Now()
+	s, _ := start(t, session.Options{Config: &cfg, Experiment: "letters", Speed: 30, Clock: clk}) // 100 ms a card
 	s.Train()
-	time.Sleep(1050 * time.Millisecond)
+	// The first card at once, then one each time the clock has gone 100 ms on, each published
+	// at its time.
+	for n := 1; n <= 10; n++ {
+		f := waitFor(t, s, fmt.Sprintf("card %d", n), func(f *session.Frame) bool { return f.Machine.Count >= uint64(n) })
+		if f.Machine.Count != uint64(n) {
+			t.Fatalf("presentation %d was never published (the clock stands, the session shows %d)", n, f.Machine.Count)
+		}
+		if want := t0.Add(time.Duration(n-1) * 100 * time.Millisecond); !f.Wall.Equal(want) {
+			t.Errorf("card %d published at %v, want %v", n, f.Wall.Sub(t0), want.Sub(t0))
+		}
+		clk.waitTimer(t, 100*time.Millisecond) // the session waits for the next card's time
+		clk.Advance(100 * time.Millisecond)
+	}
+	waitFor(t, s, "card 11", func(f *session.Frame) bool { return f.Machine.Count >= 11 })
 	s.Stop()
 	f := waitFor(t, s, "stop", func(f *session.Frame) bool { return f.Mode == session.Stopped })
-	elapsed := time.Since(begin)
-	// The first card at once, then one every 100 ms.
-	want := int(elapsed/(100*time.Millisecond)) + 1
-	if n := int(f.Machine.Count); n < want-3 || n > want+1 {
-		t.Errorf("%d cards in %v at 100 ms a card, want about %d", n, elapsed, want)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	for c := uint64(1); c <= f.Machine.Count; c++ {
-		found := false
-		for _, v := range seen {
-			found = found || v == c
-		}
-		if !found {
-			t.Errorf("presentation %d was never published (seen %v)", c, seen)
-			break
-		}
+	if f.Machine.Count != 11 {
+		t.Errorf("%d cards in 1 s at 100 ms a card, want 11", f.Machine.Count)
 	}
 
 	// Speed changes apply from the next card.
@@ -212,6 +200,68 @@ func TestPacing(t *testing.T) {
 	if !g.Speed.IsMax() {
 		t.Errorf("speed %v, want max", g.Speed)
 	}
+}
+
+// manualClock is a session clock that moves only when the test advances it.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []manualTimer
+}
+
+type manualTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func newManualClock() *manualClock {
+	return &manualClock{now: time.Date(1958, 7, 8, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.timers = append(c.timers, manualTimer{c.now.Add(d), ch})
+	return ch
+}
+
+// Advance moves the clock on by d and fires the timers then due.
+func (c *manualClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.timers = slices.DeleteFunc(c.timers, func(tm manualTimer) bool {
+		if tm.at.After(c.now) {
+			return false
+		}
+		tm.c <- c.now
+		return true
+	})
+}
+
+// waitTimer waits (on the wall clock) until a timer is set for d from now.
+func (c *manualClock) waitTimer(t *testing.T, d time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		c.mu.Lock()
+		found := slices.ContainsFunc(c.timers, func(tm manualTimer) bool { return tm.at.Equal(c.now.Add(d)) })
+		c.mu.Unlock()
+		if found {
+			return
+		}
+	}
+	t.Fatalf("no timer set for %v from now", d)
 }
 
 // drawing returns a 60x60 white card with a black bar.

@@ -54,7 +54,7 @@ func (s *Session) save() error {
 	if s.opts.Dir == "" {
 		return nil
 	}
-	s.lastSave = time.Now()
+	s.lastSave = s.clock.Now()
 	if err := os.MkdirAll(s.opts.Dir, 0o755); err != nil {
 		err = fmt.Errorf("session: %w", err)
 		s.fail(err)
@@ -91,11 +91,11 @@ func (s *Session) save() error {
 
 // saveIfDue saves when SaveEvery has passed since the last save and the machine changed.
 func (s *Session) saveIfDue() {
-	if s.opts.Dir == "" || s.saveEvery < 0 || time.Since(s.lastSave) < s.saveEvery {
+	if s.opts.Dir == "" || s.saveEvery < 0 || s.clock.Now().Sub(s.lastSave) < s.saveEvery {
 		return
 	}
 	if s.m.Presentations() == s.saved && !s.dirty {
-		s.lastSave = time.Now()
+		s.lastSave = s.clock.Now()
 		return
 	}
 	_ = s.save()
