@@ -109,7 +109,7 @@ func serve(t *testing.T, b Backend, opts Opts) (*Handler, *httptest.Server) {
 
 func post(t *testing.T, srv *httptest.Server, path, token, body string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
+	req := newRequest(t, http.MethodPost, srv.URL+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -119,8 +119,37 @@ func post(t *testing.T, srv *httptest.Server, path, token, body string) (int, st
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, strings.TrimSpace(string(b))
+	return resp.StatusCode, strings.TrimSpace(string(readAll(t, resp.Body)))
+}
+
+// newRequest makes a request, failing the test if it cannot.
+func newRequest(t *testing.T, method, url string, body io.Reader) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// readAll reads r to its end, failing the test on an error.
+func readAll(t *testing.T, r io.Reader) []byte {
+	t.Helper()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// client returns a client of srv, failing the test if it cannot be made.
+func client(t *testing.T, srv *httptest.Server, token string) *Client {
+	t.Helper()
+	c, err := NewClient(srv.Listener.Addr().String(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func TestToken(t *testing.T) {
@@ -135,7 +164,7 @@ func TestToken(t *testing.T) {
 			t.Errorf("token %q: %d %s, want %d", tc.token, code, body, tc.want)
 		}
 	}
-	c, _ := NewClient(srv.Listener.Addr().String(), "wrong")
+	c := client(t, srv, "wrong")
 	var se *StatusError
 	if _, err := c.Info(context.Background()); !errors.As(err, &se) || se.Code != 401 {
 		t.Errorf("client with a wrong token: %v", err)

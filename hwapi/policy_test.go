@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -105,7 +104,7 @@ func statusOf(t *testing.T, srv *httptest.Server) Status {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b := readAll(t, resp.Body)
 	st, err := DecodeStatus(b)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +144,7 @@ func TestBrowserRequestsRefused(t *testing.T) {
 		{"own origin", map[string]string{"Origin": "http://localhost:8707"}, "localhost:8707", 200, ""},
 		{"charset", map[string]string{"Content-Type": "application/json; charset=utf-8"}, "", 200, ""},
 	} {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/loop/drive", strings.NewReader(drive))
+		req := newRequest(t, http.MethodPost, srv.URL+"/v1/loop/drive", strings.NewReader(drive))
 		req.Header.Set("Content-Type", "application/json")
 		for k, v := range tc.headers {
 			req.Header.Set(k, v)
@@ -158,7 +157,7 @@ func TestBrowserRequestsRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
+		b := readAll(t, resp.Body)
 		resp.Body.Close()
 		moved := f.racks[0].Count("Drive") - before
 		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
@@ -170,7 +169,7 @@ func TestBrowserRequestsRefused(t *testing.T) {
 	}
 	// With a token, the token is the defence: any Host may be named (a Pi on the network).
 	_, srv2 := serve(t, newFake("loop"), Opts{Token: "0123456789abcdef"})
-	req, _ := http.NewRequest(http.MethodGet, srv2.URL+"/v1/info", nil)
+	req := newRequest(t, http.MethodGet, srv2.URL+"/v1/info", nil)
 	req.Host = "raspberrypi.local:8707"
 	req.Header.Set("Authorization", "Bearer 0123456789abcdef")
 	resp, err := srv2.Client().Do(req)
@@ -226,7 +225,7 @@ func TestMirrorRestoresEveryKnobAfterAStop(t *testing.T) {
 	clk := &clock{t: time.Unix(0, 0)}
 	f := newFake("mirror")
 	h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: "park", now: clk.Now})
-	c, _ := NewClient(srv.Listener.Addr().String(), "")
+	c := client(t, srv, "")
 	m, deck := smallMachine(t)
 	pots := []PotInfo{{R: 0, A: 0, Range: 32}, {R: 0, A: 1, Range: 32}, {R: 0, A: -1, Range: 32}}
 	mi := NewMirror(m, pots, time.Millisecond)
@@ -285,7 +284,7 @@ func TestRemoteRackChecksTheRigFollows(t *testing.T) {
 	f := newFake("loop")
 	f.info.Tolerance = 0.5
 	_, srv := serve(t, &deafLoop{f}, Opts{})
-	c, _ := NewClient(srv.Listener.Addr().String(), "")
+	c := client(t, srv, "")
 	info, err := c.Info(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -313,9 +312,15 @@ func TestRemoteRackChecksTheRigFollows(t *testing.T) {
 	}
 	// The same racks on a rig that follows raise nothing.
 	_, srv2 := serve(t, newFake("loop"), Opts{})
-	c2, _ := NewClient(srv2.Listener.Addr().String(), "")
-	info2, _ := c2.Info(context.Background())
-	racks2, _ := c2.Racks(info2)
+	c2 := client(t, srv2, "")
+	info2, err := c2.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	racks2, err := c2.Racks(info2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 20 { // the fake's pots have no end stops: stay within the range
 		if err := racks2[0].Drive([]uint16{1, 3}, 1, -0.5); err != nil {
 			t.Fatal(err)
@@ -361,7 +366,7 @@ func TestReadingsOutOfRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
+		b := readAll(t, resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 400 || !strings.Contains(string(b), `"error":"`) || strings.Contains(string(b), `"w"`) {
 			t.Errorf("readings?%s: %d %s, want 400 and an error", q, resp.StatusCode, b)

@@ -191,7 +191,10 @@ func TestBuiltin(t *testing.T) {
 			t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
 		}
 	}
-	b, _ := Builtin("loop")
+	b, err := Builtin("loop")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg, err := b.MachineConfig()
 	if err != nil || cfg.Board == nil || cfg.Board.Len() != 15 {
 		t.Fatalf("builtin:loop's machine: %v (board %v)", err, cfg.Board)

@@ -126,7 +126,10 @@ func TestBrowserCannotDriveTheRig(t *testing.T) {
 	if after := wipers(); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Errorf("a web page moved the pots: wipers %v, were %v", after, before)
 	}
-	c, _ := hwapi.NewClient(bridge.Listener.Addr().String(), "")
+	c, err := hwapi.NewClient(bridge.Listener.Addr().String(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	status, err := c.Status(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -243,7 +243,10 @@ test = "GPIO6"
 lamps = ["console:B0"]
 fault_lamp = "console:B7"
 `)...)
-	wiring, _ := os.ReadFile("../../testdata/rig/strips15.wiring")
+	wiring, err := os.ReadFile("../../testdata/rig/strips15.wiring")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "strips15.wiring"), wiring, 0o644); err != nil {
 		t.Fatal(err)
 	}

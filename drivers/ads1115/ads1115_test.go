@@ -96,8 +96,14 @@ func TestChannelChangeNeverStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pin0, _ := raw.PinForChannel(ads1x15.Channel0, 4096*physic.MilliVolt, 860*physic.Hertz, ads1x15.BestQuality)
-	pin1, _ := raw.PinForChannel(ads1x15.Channel1, 4096*physic.MilliVolt, 860*physic.Hertz, ads1x15.BestQuality)
+	pin0, err := raw.PinForChannel(ads1x15.Channel0, 4096*physic.MilliVolt, 860*physic.Hertz, ads1x15.BestQuality)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin1, err := raw.PinForChannel(ads1x15.Channel1, 4096*physic.MilliVolt, 860*physic.Hertz, ads1x15.BestQuality)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := pin0.Read(); err != nil {
 		t.Fatal(err)
 	}

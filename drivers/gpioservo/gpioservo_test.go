@@ -59,7 +59,10 @@ func TestNewRefuses(t *testing.T) {
 	if _, err := New(nil, nil); err == nil {
 		t.Error("New(nil) did not fail")
 	}
-	d, _ := New(pin, nil)
+	d, err := New(pin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := d.SetPosition(math.NaN()); err == nil {
 		t.Error("SetPosition(NaN) did not fail")
 	}

@@ -14,36 +14,36 @@ func TestPCA9685Registers(t *testing.T) {
 	if err := p.Tx([]byte{0x00, 0x20}, nil); err != nil { // wake, AI
 		t.Fatal(err)
 	}
-	_ = p.Tx([]byte{0xFE, 0x79}, nil)
+	tx(t, p, []byte{0xFE, 0x79}, nil)
 	if p.Register(0xFE) != 0x1E {
 		t.Error("PRE_SCALE written while awake")
 	}
-	_ = p.Tx([]byte{0x00, 0x30}, nil)
-	_ = p.Tx([]byte{0xFE, 0x79}, nil)
-	_ = p.Tx([]byte{0x00, 0x20}, nil)
+	tx(t, p, []byte{0x00, 0x30}, nil)
+	tx(t, p, []byte{0xFE, 0x79}, nil)
+	tx(t, p, []byte{0x00, 0x20}, nil)
 	clk.Advance(PCAOscillatorStart) // the outputs are off until the oscillator runs
 	if p.Register(0xFE) != 0x79 || p.Period() != 19988480*time.Nanosecond {
 		t.Errorf("PRE_SCALE %#x, period %v", p.Register(0xFE), p.Period())
 	}
 	// Auto-increment: one write covers channel 0 and 1.
-	_ = p.Tx([]byte{0x06, 0, 0, 0x33, 0x01, 0x00, 0x01, 0x33, 0x02}, nil)
+	tx(t, p, []byte{0x06, 0, 0, 0x33, 0x01, 0x00, 0x01, 0x33, 0x02}, nil)
 	if p.Pulse(0) != p.Pulse(1) || p.Pulse(0) < 1495*time.Microsecond || p.Pulse(0) > 1505*time.Microsecond {
 		t.Errorf("pulses %v %v, want 1.5 ms", p.Pulse(0), p.Pulse(1))
 	}
 	var r [4]byte
-	_ = p.Tx([]byte{0x0A}, r[:])
+	tx(t, p, []byte{0x0A}, r[:])
 	if r != [4]byte{0x00, 0x01, 0x33, 0x02} {
 		t.Errorf("read back % x", r)
 	}
 	// Without AI every byte lands on the same register.
-	_ = p.Tx([]byte{0x00, 0x00}, nil)
-	_ = p.Tx([]byte{0x08, 0x10, 0x20}, nil)
+	tx(t, p, []byte{0x00, 0x00}, nil)
+	tx(t, p, []byte{0x08, 0x10, 0x20}, nil)
 	if p.Register(0x08) != 0x20 || p.Register(0x09) != 0x01 {
 		t.Errorf("without AI: %#x %#x", p.Register(0x08), p.Register(0x09))
 	}
 	// Full off wins over full on.
-	_ = p.Tx([]byte{0x00, 0x20}, nil)
-	_ = p.Tx([]byte{0x0E, 0, 0x10, 0, 0x10}, nil)
+	tx(t, p, []byte{0x00, 0x20}, nil)
+	tx(t, p, []byte{0x0E, 0, 0x10, 0, 0x10}, nil)
 	if p.Pulse(2) != 0 {
 		t.Error("full off did not win")
 	}
@@ -66,7 +66,7 @@ func TestMCP44x1Commands(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st [2]byte
-	_ = m.Tx([]byte{0x5C}, st[:])
+	tx(t, m, []byte{0x5C}, st[:])
 	if st[1]&0x10 == 0 || st[0] != 1 || st[1]&0x82 != 0x82 {
 		t.Errorf("STATUS % x during the EEPROM write", st)
 	}
@@ -81,9 +81,9 @@ func TestMCP44x1Commands(t *testing.T) {
 		t.Errorf("NV W0 %d after %d writes", m.NVWiper(0), m.NVWrites())
 	}
 	// Reads: the command, then two bytes in a later transaction.
-	_ = m.Tx([]byte{0x1C}, nil)
+	tx(t, m, []byte{0x1C}, nil)
 	var r [2]byte
-	_ = m.Tx(nil, r[:])
+	tx(t, m, nil, r[:])
 	if r != [2]byte{0, 0x40} {
 		t.Errorf("read W1 % x", r)
 	}
@@ -102,14 +102,14 @@ func TestADS1115Conversion(t *testing.T) {
 		t.Fatal(err)
 	}
 	var c [2]byte
-	_ = a.Tx([]byte{1}, c[:])
+	tx(t, a, []byte{1}, c[:])
 	if c[0]&0x80 != 0 {
 		t.Error("OS reads 1 during the conversion")
 	}
 	clk.Advance(time.Second / 128 * 21 / 20) // (1 + OscError) / rate
-	_ = a.Tx([]byte{1}, c[:])
+	tx(t, a, []byte{1}, c[:])
 	var v [2]byte
-	_ = a.Tx([]byte{0}, v[:])
+	tx(t, a, []byte{0}, v[:])
 	if c[0]&0x80 == 0 || v != [2]byte{0x40, 0x00} {
 		t.Errorf("config % x, conversion % x; want OS 1 and 0x4000 (half of +-2.048 V)", c, v)
 	}
@@ -200,7 +200,7 @@ func TestMCP44x1ReservedBits(t *testing.T) {
 	m.SetWiperLock(0, true)
 	m.SetWriteProtect(true)
 	var st [2]byte
-	_ = m.Tx([]byte{0x5C}, st[:])
+	tx(t, m, []byte{0x5C}, st[:])
 	if st != [2]byte{0x01, 0x82} {
 		t.Errorf("MCP4451 STATUS % x with WiperLock and WP asked for, want 01 82", st)
 	}
@@ -224,7 +224,7 @@ func TestMCP23017FloatAndReset(t *testing.T) {
 	var highs [3]int
 	for range 64 {
 		var r [1]byte
-		_ = m.Tx([]byte{0x12}, r[:])
+		tx(t, m, []byte{0x12}, r[:])
 		for pin := range 3 {
 			highs[pin] += int(r[0] >> pin & 1)
 		}
@@ -238,5 +238,13 @@ func TestMCP23017FloatAndReset(t *testing.T) {
 	m.Reset()
 	if m.Register(0x00) != 0xFF || m.Register(0x01) != 0xFF || m.Register(0x0C) != 0 || m.Register(0x15) != 0 || m.Outputs(1) != 0 {
 		t.Errorf("after reset: IODIRA %02x IODIRB %02x GPPUA %02x OLATB %02x, lamps %08b", m.Register(0x00), m.Register(0x01), m.Register(0x0C), m.Register(0x15), m.Outputs(1))
+	}
+}
+
+// tx runs one transaction with a simulated chip, failing the test if the chip refuses it.
+func tx(t *testing.T, d interface{ Tx(w, r []byte) error }, w, r []byte) {
+	t.Helper()
+	if err := d.Tx(w, r); err != nil {
+		t.Fatalf("Tx(% x): %v", w, err)
 	}
 }

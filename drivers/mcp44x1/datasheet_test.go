@@ -111,7 +111,7 @@ func TestDatasheetStatusAndTCON(t *testing.T) {
 	for _, nv := range []bool{false, true} {
 		chip := i2csim.NewMCP44x1(clk, nv, 1)
 		var r [2]byte
-		_ = chip.Tx([]byte{0x5C}, r[:])
+		tx(t, chip, []byte{0x5C}, r[:])
 		st := int(r[0])<<8 | int(r[1])
 		if st&statusReservedOnes != statusReservedOnes {
 			t.Errorf("nv %v: simulated STATUS %#x without the reserved ones %#x", nv, st, statusReservedOnes)
@@ -120,7 +120,7 @@ func TestDatasheetStatusAndTCON(t *testing.T) {
 			t.Errorf("nv %v: EEWA set at power-up", nv)
 		}
 		for _, reg := range []byte{0x4C, 0xAC} {
-			_ = chip.Tx([]byte{reg}, r[:])
+			tx(t, chip, []byte{reg}, r[:])
 			if r[1] != tconPowerOn {
 				t.Errorf("nv %v: TCON at %02Xh reads %02x %02x at power-up, want terminal bits %02x", nv, reg>>4, r[0], r[1], tconPowerOn)
 			}
@@ -179,11 +179,11 @@ func TestDatasheetCommands(t *testing.T) {
 	chip := i2csim.NewMCP44x1(clk, true, 1)
 	// DS22265 7.6 and 7.7: increment and decrement only on the volatile wipers 00h, 01h, 06h,
 	// 07h, up to 100h and down to 0; to a non-volatile address they are not acknowledged.
-	_ = chip.Tx([]byte{0x01, 0x00}, nil) // W0 = 100h
+	tx(t, chip, []byte{0x01, 0x00}, nil) // W0 = 100h
 	if err := chip.Tx([]byte{0x04}, nil); err != nil || chip.Wiper(0) != fullScale {
 		t.Errorf("increment at 100h: %v, wiper %#x; want acknowledged, 100h", err, chip.Wiper(0))
 	}
-	_ = chip.Tx([]byte{0x10, 0x00}, nil)
+	tx(t, chip, []byte{0x10, 0x00}, nil)
 	if err := chip.Tx([]byte{0x18}, nil); err != nil || chip.Wiper(1) != 0 {
 		t.Errorf("decrement at 0: %v, wiper %#x", err, chip.Wiper(1))
 	}
@@ -204,7 +204,7 @@ func TestDatasheetCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	var r [2]byte
-	_ = chip.Tx([]byte{0x5C}, r[:])
+	tx(t, chip, []byte{0x5C}, r[:])
 	if int(r[1])&(1<<statusBits["EEWA"]) == 0 {
 		t.Errorf("STATUS %02x %02x during the EEPROM write: EEWA clear", r[0], r[1])
 	}
@@ -217,7 +217,7 @@ func TestDatasheetCommands(t *testing.T) {
 		t.Error("a non-volatile write during the EEPROM write was accepted")
 	}
 	clk.Advance(eepromWriteMs * time.Millisecond)
-	_ = chip.Tx([]byte{0x5C}, r[:])
+	tx(t, chip, []byte{0x5C}, r[:])
 	if int(r[1])&(1<<statusBits["EEWA"]) != 0 || chip.NVWiper(1) != 0x55 {
 		t.Errorf("after t_WC: STATUS %02x %02x, NV wiper 1 %#x; want EEWA clear, 55h", r[0], r[1], chip.NVWiper(1))
 	}
@@ -253,4 +253,12 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// tx runs one transaction with the simulated chip, failing the test if the chip refuses it.
+func tx(t *testing.T, chip *i2csim.MCP44x1, w, r []byte) {
+	t.Helper()
+	if err := chip.Tx(w, r); err != nil {
+		t.Fatalf("Tx(% x): %v", w, err)
+	}
 }

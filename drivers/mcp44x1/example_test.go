@@ -45,7 +45,9 @@ func Example_host() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = d.SetWiper(0, 140)
+	if err := d.SetWiper(0, 140); err != nil {
+		log.Fatal(err)
+	}
 	if _, err := d.SaveNV(true); err != nil {
 		log.Fatal(err)
 	}

@@ -124,7 +124,10 @@ func TestMCP23017(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	src, _ := PinInputs(nil)
+	src, err := PinInputs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		in   []Input
 		lamp []Lamp

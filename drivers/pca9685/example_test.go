@@ -26,8 +26,12 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = d.SetPosition(0, 0.25)
-	_ = d.SetPosition(1, 0.25)
+	if err := d.SetPosition(0, 0.25); err != nil {
+		log.Fatal(err)
+	}
+	if err := d.SetPosition(1, 0.25); err != nil {
+		log.Fatal(err)
+	}
 	st, err := d.Flush()
 	if err != nil {
 		log.Fatal(err)
@@ -53,7 +57,9 @@ func Example_host() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = d.SetPosition(0, 0.5)
+	if err := d.SetPosition(0, 0.5); err != nil {
+		log.Fatal(err)
+	}
 	if _, err := d.Flush(); err != nil {
 		log.Fatal(err)
 	}

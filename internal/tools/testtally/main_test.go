@@ -66,7 +66,10 @@ func TestTally(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("summary %q\nwant    %q", out.String(), want)
 	}
-	data, _ := os.ReadFile(os.Getenv("MARK1_TALLY"))
+	data, err := os.ReadFile(os.Getenv("MARK1_TALLY"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.HasPrefix(string(data), "go 1 2 1\n") {
 		t.Errorf("tally file %q", data)
 	}
