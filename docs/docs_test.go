@@ -1,5 +1,3 @@
-// Package docs holds the documentation; its test runs every shell block of README.md and
-// docs/ as a newcomer would paste it (see TestDocsRunAsPasted).
 package docs
 
 import (
