@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -211,4 +213,109 @@ func ownXvfb(t *testing.T, size string) string {
 		t.Fatal("Xvfb did not say its display")
 	}
 	return ""
+}
+
+// TestCameraMissingShown: a camera that is not there is a sentence in the camera's panel,
+// not a crash: the program runs, and the panel shows no picture but the message (amber text
+// where the picture would be).
+func TestCameraMissingShown(t *testing.T) {
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "missing.png")
+	out, err := runMuseum(t, nil, "--camera", "file:"+filepath.Join(dir, "no-such-camera.y4m"), "--state-dir", "",
+		"--attract", "0", "--fullscreen", "--screenshot", shot, "--frames", "60")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "missing") {
+		t.Errorf("the museum did not say the camera is missing: %q", out)
+	}
+	img := readAny(t, shot)
+	l := screen.New(screen.Options{Camera: true})
+	if img.Bounds().Size() != image.Pt(l.W, l.H) {
+		t.Fatalf("screenshot %v, want the layout's %dx%d", img.Bounds(), l.W, l.H)
+	}
+	if dst := os.Getenv("MARK1_CAMERA_SHOT"); dst != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(strings.Replace(dst, "NAME", "missing", 1), b, 0o644)
+	}
+	// A picture is mostly paper (tens of thousands of pixels; TestCameraShowIt); the panel's
+	// light text is a few hundred near it.
+	paper := color.RGBA{236, 230, 214, 255}
+	if p := near(img, l.Panel, paper, 30); p > 5000 {
+		t.Errorf("the panel shows %d paper pixels: a picture, with no camera", p)
+	}
+	if n := near(img, l.Panel, amber, 60); n < 300 {
+		t.Errorf("the panel has %d amber pixels: no message", n)
+	}
+}
+
+// TestCameraUnplugReplug runs the real program on a recorded camera, takes the recording away
+// in the middle of the session (the file emptied: its reads fail, as an unplugged camera's
+// do) and puts it back: the program says the camera was unplugged, goes on, and the picture
+// comes back by itself; SIGTERM then ends it cleanly.
+func TestCameraUnplugReplug(t *testing.T) {
+	video := letterVideo(t, "E", 320, 240)
+	orig, err := os.ReadFile(video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	cmd := exec.Command(bin, "--camera", "file:"+video, "--state-dir", state, "--attract", "0")
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	logFile := filepath.Join(state, "museum.log")
+	waitLog := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(3 * time.Minute)
+		for time.Now().Before(deadline) {
+			b, _ := os.ReadFile(logFile)
+			if strings.Count(string(b), what) >= n {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		b, _ := os.ReadFile(logFile)
+		t.Fatalf("the log never said %q %d times:\n%s\n%s", what, n, b, out.String())
+	}
+	waitLog(": live", 1)
+	if err := os.WriteFile(video, nil, 0o644); err != nil { // unplugged
+		t.Fatal(err)
+	}
+	waitLog(": unplugged", 1)
+	if err := os.WriteFile(video, orig, 0o644); err != nil { // plugged back in
+		t.Fatal(err)
+	}
+	waitLog(": live", 2)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after the replug and SIGTERM: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "unplugged") {
+		t.Errorf("standard error did not tell of the unplugged camera: %q", out.String())
+	}
+}
+
+// syncBuffer is a strings.Builder safe for a process's two output streams.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

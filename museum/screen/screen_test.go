@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"bytes"
 	"image"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/museum/camera"
+	"github.com/mark1-perceptron/mark1/museum/health"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
 )
@@ -269,5 +271,57 @@ func BenchmarkPanelPicture(b *testing.B) {
 	for b.Loop() {
 		st.Seq++
 		p.Draw(st)
+	}
+}
+
+// TestStaff: the staff screen's controls are where it draws them, a camera that is not live
+// and the curator's file's problems are shown in red, and MUTE becomes UNMUTE when muted.
+func TestStaff(t *testing.T) {
+	s := NewStaff()
+	for part, r := range map[StaffPart]image.Rectangle{StaffMute: s.mute, StaffQuieter: s.quieter, StaffLouder: s.louder, StaffClose: s.close} {
+		if got := s.HitTest(r.Min.Add(r.Size().Div(2))); got != part {
+			t.Errorf("HitTest at the middle of %v = %v, want %v", r, got, part)
+		}
+	}
+	if got := s.HitTest(image.Pt(10, 10)); got != StaffNone {
+		t.Errorf("HitTest in the title = %v", got)
+	}
+	red := func(r image.Rectangle) int {
+		n := 0
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if s.img.RGBAAt(x, y) == colRed {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	camLine := image.Rect(260, 110+5*28-22, StaffSize.X, 110+5*28+6) // the sixth line: Camera
+	st := health.Status{Camera: "live", CameraDevice: "/dev/video0", CameraFPS: 30, UptimeSeconds: 3600}
+	s.Draw(st, false, 0.5)
+	if n := red(camLine); n != 0 {
+		t.Errorf("a live camera is drawn with %d red pixels", n)
+	}
+	muteLive := image.NewRGBA(s.mute)
+	for y := range s.mute.Dy() {
+		copy(muteLive.Pix[y*muteLive.Stride:(y+1)*muteLive.Stride], s.img.Pix[s.img.PixOffset(s.mute.Min.X, s.mute.Min.Y+y):][:4*s.mute.Dx()])
+	}
+	st.Camera, st.CuratorFile, st.CuratorProblems = "unplugged", "museum.toml", []string{"museum.toml:3: sound.volume: 2 is not between 0 and 1"}
+	s.Draw(st, true, 0.5)
+	if n := red(camLine); n < 50 {
+		t.Errorf("an unplugged camera is drawn with %d red pixels, want red", n)
+	}
+	if n := red(image.Rect(30, camLine.Max.Y+60, StaffSize.X, camLine.Max.Y+200)); n < 50 {
+		t.Errorf("the curator's file's problem is drawn with %d red pixels, want red", n)
+	}
+	same := true
+	for y := range s.mute.Dy() {
+		if !bytes.Equal(muteLive.Pix[y*muteLive.Stride:(y+1)*muteLive.Stride], s.img.Pix[s.img.PixOffset(s.mute.Min.X, s.mute.Min.Y+y):][:4*s.mute.Dx()]) {
+			same = false
+		}
+	}
+	if same {
+		t.Error("muted, the MUTE button looks the same")
 	}
 }
