@@ -55,10 +55,10 @@ type Machine struct {
 	board  *patchboard.Board
 	racks  []Rack
 	adv    []Advancer // racks[r] as an Advancer, or nil
-	// ideal holds racks[r]'s pots when every rack is a SimRack of ideal pots (their sums
-	// never fail), for potentiometer.SumIdeal; else nil.
-	ideal []*potentiometer.Rack
-	err   error // the first error of a rack (see Err)
+	// pots holds racks[r]'s pots when every rack is a SimRack drawing from the machine's
+	// noise stream (their sums never fail), for potentiometer.SumRacks; else nil.
+	pots []*potentiometer.Rack
+	err  error // the first error of a rack (see Err)
 
 	noiseSrc, orderSrc *rand.PCG
 	noise, order       *rand.Rand
@@ -126,7 +126,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	for r, rack := range m.racks {
 		m.adv[r], _ = rack.(Advancer)
 	}
-	m.setIdeal()
+	m.setPots()
 	m.codes = codes
 	m.oneHot = isOneHot(codes)
 	m.setMasks()
@@ -230,20 +230,20 @@ func (m *Machine) SetRack(r int, rack Rack) error {
 	defer m.mu.Unlock()
 	m.racks[r] = rack
 	m.adv[r], _ = rack.(Advancer)
-	m.setIdeal()
+	m.setPots()
 	return nil
 }
 
-// setIdeal sets m.ideal from the racks.
-func (m *Machine) setIdeal() {
-	m.ideal = m.ideal[:0]
+// setPots sets m.pots from the racks.
+func (m *Machine) setPots() {
+	m.pots = m.pots[:0]
 	for _, rack := range m.racks {
 		s, ok := rack.(*SimRack)
-		if !ok || !s.Params().Ideal {
-			m.ideal = nil
+		if !ok || s.noise != m.noise {
+			m.pots = nil
 			return
 		}
-		m.ideal = append(m.ideal, s.Rack)
+		m.pots = append(m.pots, s.Rack)
 	}
 }
 

@@ -80,8 +80,8 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
 		m.shownFrom, m.shownCard = b, card
 	}
-	if m.ideal != nil {
-		potentiometer.SumIdeal(m.ideal, m.active, m.sums)
+	if m.pots != nil {
+		potentiometer.SumRacks(m.pots, m.active, m.noise, m.sums)
 	} else {
 		for r, rack := range m.racks {
 			sum, err := rack.Sum(m.active)

@@ -175,6 +175,12 @@ func (r *Rack) Readings(dst []float64) {
 // exactly. In ideal mode the sum is exact, unscaled and noiseless, and noise is not used (it
 // may be nil); otherwise noise must not be nil if ContactNoise > 0.
 func (r *Rack) Sum(active []uint16, noise *rand.Rand) float64 {
+	return r.analogSum(r.rawSum(active), len(active), noise)
+}
+
+// rawSum is Sum before the rack gain and the noise: the bias reading plus the active pots'
+// readings, in four interleaved partial sums.
+func (r *Rack) rawSum(active []uint16) float64 {
 	rd := r.rd[:r.n]
 	var s0, s1, s2, s3 float64
 	a := active
@@ -188,32 +194,34 @@ func (r *Rack) Sum(active []uint16, noise *rand.Rand) float64 {
 	for _, i := range a {
 		s0 += rd[i]
 	}
-	s := r.rd[r.n] + ((s0 + s1) + (s2 + s3))
+	return r.rd[r.n] + ((s0 + s1) + (s2 + s3))
+}
+
+// analogSum finishes Sum from the raw sum s of a active pots: times the rack gain, plus the
+// contact noise (analog mode; an ideal rack returns s).
+func (r *Rack) analogSum(s float64, a int, noise *rand.Rand) float64 {
 	if r.ideal {
 		return s
 	}
 	s = float64(s * r.gain)
 	if r.prm.ContactNoise > 0 {
-		s += float64(r.prm.ContactNoise * math.Sqrt(float64(len(active)+1)) * detmath.Normal(noise))
+		s += float64(r.prm.ContactNoise * math.Sqrt(float64(a+1)) * detmath.Normal(noise))
 	}
 	return s
 }
 
-// SumIdeal writes to dst[r] what racks[r].Sum(active, nil) returns, bit for bit, for ideal
-// racks: the same four interleaved partial sums of each rack, in the same order, computed for
-// two racks at a time so that each active index is read once for both (a rack that differs in
-// size from its partner is summed by Sum). len(dst) >= len(racks). A rack that is not ideal
-// panics: its sum needs noise and the rack gain.
-func SumIdeal(racks []*Rack, active []uint16, dst []float64) {
+// SumRacks writes to dst[r] what racks[r].Sum(active, noise) returns, bit for bit, calling
+// them in order as far as noise is concerned: the raw sums (the same four interleaved partial
+// sums of each rack, added in the same order) are computed two racks at a time, so that each
+// active index is read once for both and there is no call per rack, and then each rack, in
+// order, applies its gain and draws its contact noise. len(dst) >= len(racks).
+func SumRacks(racks []*Rack, active []uint16, noise *rand.Rand, dst []float64) {
 	dst = dst[:len(racks)]
 	r := 0
 	for ; r+1 < len(racks); r += 2 {
 		x, y := racks[r], racks[r+1]
-		if !x.ideal || !y.ideal {
-			panic("potentiometer: SumIdeal of a rack that is not ideal")
-		}
 		if x.n != y.n {
-			dst[r], dst[r+1] = x.Sum(active, nil), y.Sum(active, nil)
+			dst[r], dst[r+1] = x.rawSum(active), y.rawSum(active)
 			continue
 		}
 		n := x.n
@@ -239,10 +247,12 @@ func SumIdeal(racks []*Rack, active []uint16, dst []float64) {
 		dst[r+1] = y.rd[n] + ((y0 + y1) + (y2 + y3))
 	}
 	if r < len(racks) {
-		if !racks[r].ideal {
-			panic("potentiometer: SumIdeal of a rack that is not ideal")
+		dst[r] = racks[r].rawSum(active)
+	}
+	for r, x := range racks {
+		if !x.ideal {
+			dst[r] = x.analogSum(dst[r], len(active), noise)
 		}
-		dst[r] = racks[r].Sum(active, nil)
 	}
 }
 

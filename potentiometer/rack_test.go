@@ -976,23 +976,39 @@ func TestUpgradeState(t *testing.T) {
 	}
 }
 
-// SumIdeal gives each rack what its Sum gives, bit for bit, with weights that make the order
+// SumRacks gives each rack what its Sum gives, bit for bit, with weights that make the order
 // of the additions matter (fractions of very different sizes), for every number of active
-// pots from none to all, an odd number of racks and a pair of different sizes; a rack that is
-// not ideal panics.
-func TestSumIdeal(t *testing.T) {
+// pots from none to all, an odd number of racks, a pair of different sizes, and analog racks
+// among ideal ones, whose contact noise is drawn in rack order as calls of Sum in turn draw it.
+func TestSumRacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	build := func(n int) *Rack {
-		r, err := NewRack(n, IdealParams(), nil)
+	build := func(n int, analog bool) *Rack {
+		p := IdealParams()
+		if analog {
+			p = DefaultParams()
+		}
+		r, err := NewRack(n, p, rand.New(rand.NewPCG(uint64(n), 3)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range n + 1 {
 			r.p[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(60)-30)
+			if analog { // within the stops, the motor side with the wiper
+				r.p[i] = float64(r.lim*0.9) * math.Ldexp(rng.Float64()-0.5, -rng.IntN(40))
+				r.m[i] = r.p[i]
+			}
+		}
+		if analog {
+			r.refresh()
+			r.Advance(4000, rand.New(rand.NewPCG(5, 6))) // warm: a rack gain other than 1
 		}
 		return r
 	}
-	racks := []*Rack{build(40), build(40), build(40), build(40), build(40), build(41), build(40)}
+	racks := []*Rack{build(40, false), build(40, true), build(40, false), build(40, false), build(40, true),
+		build(41, false), build(40, true)}
+	if racks[1].Gain() == 1 || racks[1].Params().ContactNoise == 0 {
+		t.Fatal("the analog racks have no gain or no contact noise")
+	}
 	dst := make([]float64, len(racks))
 	for k := range 41 {
 		active := make([]uint16, 0, k)
@@ -1000,21 +1016,13 @@ func TestSumIdeal(t *testing.T) {
 			active = append(active, uint16(i))
 		}
 		slices.Sort(active)
-		SumIdeal(racks, active, dst)
+		seed := rng.Uint64()
+		SumRacks(racks, active, rand.New(rand.NewPCG(seed, 1)), dst)
+		noise := rand.New(rand.NewPCG(seed, 1))
 		for r, rack := range racks {
-			if want := rack.Sum(active, nil); math.Float64bits(dst[r]) != math.Float64bits(want) {
-				t.Fatalf("%d active, rack %d: SumIdeal %v, Sum %v", k, r, dst[r], want)
+			if want := rack.Sum(active, noise); math.Float64bits(dst[r]) != math.Float64bits(want) {
+				t.Fatalf("%d active, rack %d: SumRacks %v, Sum %v", k, r, dst[r], want)
 			}
 		}
 	}
-	analog, err := NewRack(40, DefaultParams(), rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("SumIdeal of an analog rack did not panic")
-		}
-	}()
-	SumIdeal([]*Rack{racks[0], analog}, nil, dst)
 }
