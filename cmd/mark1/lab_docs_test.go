@@ -12,25 +12,25 @@ import (
 )
 
 // TestLabWorksheets runs every mark1 command of the worksheets' "sh" code blocks
-// (docs/lab/*.md), each worksheet in a fresh folder, in order: the commands a teacher hands out
-// must run as written. A command may end with "> FILE" (its output is written there). From
+// (docs/lab/NN-*.md), each worksheet in a fresh folder, in order: the commands a teacher hands
+// out must run as written. A command may end with "> FILE" (its output is written there). From
 // worksheet 9 on, what each part's "*Observe:*" paragraphs quote must be in what the part's
 // commands printed (see checkObservations); in worksheets 1 to 8, every figure they quote must
-// be what its command measured (see checkFigures).
+// be what its command measured (see checkFigures). Then the teacher's key's commands run, and
+// every figure its answers quote must be in what they or the worksheet's commands printed (see
+// checkKeyFigures).
 func TestLabWorksheets(t *testing.T) {
-	files, err := filepath.Glob("../../docs/lab/*.md")
-	if err != nil || len(files) < 8 {
+	files, err := filepath.Glob("../../docs/lab/[0-9][0-9]-*.md")
+	if err != nil || len(files) < 14 {
 		t.Fatalf("worksheets: %v, %v", files, err)
 	}
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	start := time.Now()
 	ran := 0
+	worksheetOutput := map[int]string{} // by worksheet number: everything its commands printed
 	for _, file := range files {
 		cmds := shCommands(t, file)
-		if strings.HasSuffix(file, "README.md") {
-			continue
-		}
 		if len(cmds) == 0 {
 			t.Errorf("%s: no mark1 command", file)
 		}
@@ -54,6 +54,7 @@ func TestLabWorksheets(t *testing.T) {
 				}
 			}
 			printed[c.part] += stdout + "\n"
+			worksheetOutput[worksheetNumber(file)] += stdout + "\n"
 			outs[i] = stdout
 			ran++
 		}
@@ -68,6 +69,10 @@ func TestLabWorksheets(t *testing.T) {
 	if ran < 20 {
 		t.Fatalf("ran only %d worksheet commands", ran)
 	}
+	if err := os.Chdir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	ran += checkKeyFigures(t, filepath.Join(wd, keyFile), worksheetOutput)
 	t.Logf("%d commands in %v", ran, time.Since(start))
 }
 
@@ -124,8 +129,16 @@ func shCommands(t *testing.T, file string) []shCommand {
 // checked reports whether a worksheet's observations are checked against its output: those
 // numbered 9 and on (09-trace.md, ...).
 func checked(file string) bool {
+	return worksheetNumber(file) >= 9
+}
+
+// worksheetNumber is the number a worksheet's file name starts with (0 for another file).
+func worksheetNumber(file string) int {
 	n, err := strconv.Atoi(strings.SplitN(filepath.Base(file), "-", 2)[0])
-	return err == nil && n >= 9
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 var (

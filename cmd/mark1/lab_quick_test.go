@@ -6,11 +6,13 @@ import (
 	"testing"
 )
 
-// TestLabQuick runs every demo and experiment with --quick: each prints checks, and every
+// TestLabQuick runs every demo with a quick run (all but compare, trace and geometry, tools
+// over the student's own data) and every experiment with --quick: each prints checks, and every
 // figure they check lies in its band; a flag the quick run sets itself is refused.
 func TestLabQuick(t *testing.T) {
 	var runs [][]string
-	for _, d := range []string{"novikoff", "nonseparable", "outliers", "flaws", "forget", "aunits", "fields"} {
+	for _, d := range []string{"novikoff", "nonseparable", "outliers", "flaws", "forget", "aunits", "fields",
+		"loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
 		runs = append(runs, []string{"lab", d, "--quick", "--json"})
 	}
 	runs = append(runs, []string{"experiment", "leftright", "--quick", "--json"}, []string{"experiment", "figure4", "--quick", "--json"})
@@ -32,6 +34,20 @@ func TestLabQuick(t *testing.T) {
 			if c.Value < c.Min || c.Value > c.Max {
 				t.Errorf("mark1 %s: %s = %g, outside %g to %g", strings.Join(args, " "), c.What, c.Value, c.Min, c.Max)
 			}
+		}
+	}
+	// The course's demos (lab/course) refuse any flag of their own with --quick.
+	for _, args := range [][]string{
+		{"lab", "loss", "--quick", "--points", "10"},
+		{"lab", "regions", "--quick", "--method", "perceptron"},
+		{"lab", "masking", "--quick", "--middle", "30"},
+		{"lab", "boolean", "--quick", "--epochs", "3"},
+		{"lab", "digits", "--quick", "--updates", "100"},
+		{"lab", "fisher-lsq", "--quick", "--point", "0,0,1", "--point", "1,1,-1"},
+	} {
+		code, _, errs := mark1(t, args...)
+		if code != 2 || !strings.Contains(errs, "--quick runs the demo's own data and sizes: leave out "+args[3]) {
+			t.Errorf("mark1 %s: exit %d, %q", strings.Join(args, " "), code, errs)
 		}
 	}
 	for _, args := range [][]string{

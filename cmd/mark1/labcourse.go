@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -108,18 +109,34 @@ func (t *traceFlags) load(fs *flagSet) (*trace.Data, trace.Config, error) {
 }
 
 // courseRun parses a course demo's flags (register adds its own), refuses stray arguments and
-// a bad --out, then runs it and prints or writes its report.
-func courseRun(name, usage string, args []string, stdout, stderr io.Writer, register func(fs *flagSet), run func(fs *flagSet) (*report.Report, error)) error {
+// a bad --out, then runs it and prints or writes its report. With quick non-nil the demo has a
+// quick run, --quick: its own default run with the checks of its effect (the run adds them),
+// which refuses the demo's own flags.
+func courseRun(name, usage string, args []string, stdout, stderr io.Writer, quick *bool, register func(fs *flagSet), run func(fs *flagSet) (*report.Report, error)) error {
 	fs := newFlags("lab "+name, usage, stdout)
 	var of outFlags
 	fs.BoolVar(&of.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&of.out, "out", "", "write everything the run makes into this new (or empty) folder: index.html, report.json, CSV tables, PNG figures and their data")
+	if quick != nil {
+		fs.BoolVar(quick, "quick", false, "the demo's own default run with the checks of its effect that the tests hold (leave out the demo's other flags)")
+	}
 	register(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if quick != nil && *quick {
+		var own []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "quick" && f.Name != "json" && f.Name != "out" {
+				own = append(own, "--"+f.Name)
+			}
+		})
+		if len(own) > 0 {
+			return usageErr(fmt.Sprintf("--quick runs the demo's own data and sizes: leave out %s", strings.Join(own, ", ")))
+		}
 	}
 	if err := of.check(); err != nil {
 		return err
@@ -132,7 +149,7 @@ func courseRun(name, usage string, args []string, stdout, stderr io.Writer, regi
 func labTrace(name string, args []string, stdout, stderr io.Writer) error {
 	var tf traceFlags
 	return courseRun(name, "--data FILE | --point X1,...,LABEL ... [--init W] [--rule R] [flags]",
-		args, stdout, stderr, tf.register, func(fs *flagSet) (*report.Report, error) {
+		args, stdout, stderr, nil, tf.register, func(fs *flagSet) (*report.Report, error) {
 			d, c, err := tf.load(fs)
 			if err != nil {
 				return nil, err
@@ -144,7 +161,7 @@ func labTrace(name string, args []string, stdout, stderr io.Writer) error {
 func labGeometry(name string, args []string, stdout, stderr io.Writer) error {
 	var tf traceFlags
 	var w string
-	return courseRun(name, "--data FILE | --point X1,X2,LABEL ... [--w W] [trace flags]", args, stdout, stderr, func(fs *flagSet) {
+	return courseRun(name, "--data FILE | --point X1,X2,LABEL ... [--w W] [trace flags]", args, stdout, stderr, nil, func(fs *flagSet) {
 		tf.register(fs)
 		fs.StringVar(&w, "w", "", "the weights to draw, comma-separated, bias where --bias says (default: the trace's last weights)")
 	}, func(fs *flagSet) (*report.Report, error) {
@@ -169,7 +186,8 @@ func labGeometry(name string, args []string, stdout, stderr io.Writer) error {
 func labLoss(name string, args []string, stdout, stderr io.Writer) error {
 	var points, epochs int
 	var seed uint64
-	return courseRun(name, "[--points N] [--epochs N] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--points N] [--epochs N] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.IntVar(&points, "points", 40, "integer samples of each problem")
 		fs.IntVar(&epochs, "epochs", 20, "most epochs of the fixed-increment rule")
 		fs.Uint64Var(&seed, "seed", 1, "the problems' seed")
@@ -182,7 +200,14 @@ func labLoss(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		return course.Loss(course.LossConfig{Points: points, Epochs: epochs, Seed: seed})
+		c := course.LossConfig{Points: points, Epochs: epochs, Seed: seed}
+		r, err := course.Loss(c)
+		if err != nil || !quick {
+			return r, err
+		}
+		r.Checks, err = course.LossChecks(c)
+		r.Notes = append(r.Notes, course.QuickNote)
+		return r, err
 	})
 }
 
@@ -190,7 +215,8 @@ func labRegions(name string, args []string, stdout, stderr io.Writer) error {
 	var method string
 	var k int
 	var seed uint64
-	return courseRun(name, "[--method lsq|perceptron] [--classes K] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--method lsq|perceptron] [--classes K] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.StringVar(&method, "method", "lsq", "how the discriminants are fitted: lsq (least squares) or perceptron (fixed increment)")
 		fs.IntVar(&k, "classes", 3, "classes: blobs on a circle")
 		fs.Uint64Var(&seed, "seed", 1, "the blobs' seed")
@@ -203,7 +229,11 @@ func labRegions(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, _, err := course.Regions(course.RegionsConfig{Method: method, K: k, Seed: seed})
+		r, stats, err := course.Regions(course.RegionsConfig{Method: method, K: k, Seed: seed})
+		if err == nil && quick {
+			r.Checks = course.RegionsChecks(stats)
+			r.Notes = append(r.Notes, course.QuickNote)
+		}
 		return r, err
 	})
 }
@@ -212,7 +242,8 @@ func labMasking(name string, args []string, stdout, stderr io.Writer) error {
 	var n, middle int
 	var noise float64
 	var seed uint64
-	return courseRun(name, "[--n N] [--middle N] [--noise S] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--n N] [--middle N] [--noise S] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.IntVar(&n, "n", 30, "samples of the low and the high class")
 		fs.IntVar(&middle, "middle", 20, "samples of the middle class")
 		fs.Float64Var(&noise, "noise", 0.7, "the classes' standard deviation")
@@ -228,20 +259,29 @@ func labMasking(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, _, err := course.Masking(course.MaskingConfig{N: n, Middle: middle, Noise: noise, Seed: seed})
+		r, methods, err := course.Masking(course.MaskingConfig{N: n, Middle: middle, Noise: noise, Seed: seed})
+		if err == nil && quick {
+			r.Checks = course.MaskingChecks(methods)
+			r.Notes = append(r.Notes, course.QuickNote)
+		}
 		return r, err
 	})
 }
 
 func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
 	var epochs int
-	return courseRun(name, "[--epochs N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--epochs N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.IntVar(&epochs, "epochs", 1000, "most epochs of the rule on each truth table")
 	}, func(fs *flagSet) (*report.Report, error) {
 		if epochs < 1 || epochs > 10000 {
 			return nil, usageErr(fmt.Sprintf("--epochs %d: want 1..10000", epochs))
 		}
-		r, _, err := course.BooleanReport(epochs)
+		r, results, err := course.BooleanReport(epochs)
+		if err == nil && quick {
+			r.Checks = course.BooleanChecks(results)
+			r.Notes = append(r.Notes, course.QuickNote)
+		}
 		return r, err
 	})
 }
@@ -249,7 +289,8 @@ func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
 func labDigits(name string, args []string, stdout, stderr io.Writer) error {
 	var updates int
 	var seed uint64
-	return courseRun(name, "[--updates N] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--updates N] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.IntVar(&updates, "updates", 1000, "updates of the perceptron (and the pocket beside it)")
 		fs.Uint64Var(&seed, "seed", 1, "the seed of the digits drawn for the updates")
 	}, func(fs *flagSet) (*report.Report, error) {
@@ -259,7 +300,11 @@ func labDigits(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, _, err := course.PocketDigits(course.PocketConfig{Updates: updates, Seed: seed})
+		r, curve, err := course.PocketDigits(course.PocketConfig{Updates: updates, Seed: seed})
+		if err == nil && quick {
+			r.Checks = course.PocketChecks(curve)
+			r.Notes = append(r.Notes, course.QuickNote)
+		}
 		return r, err
 	})
 }
@@ -268,7 +313,8 @@ func labFisherLSQ(name string, args []string, stdout, stderr io.Writer) error {
 	var data string
 	var pts pointList
 	var seed uint64
-	return courseRun(name, "[--data FILE | --point X1,...,LABEL ...] [--seed N]", args, stdout, stderr, func(fs *flagSet) {
+	var quick bool
+	return courseRun(name, "[--data FILE | --point X1,...,LABEL ...] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.StringVar(&data, "data", "", "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of 12 and 20 integer points)")
 		fs.Var(&pts, "point", "a sample X1,...,LABEL; repeat for more (instead of --data)")
 		fs.Uint64Var(&seed, "seed", 1, "the seed of the default samples")
@@ -294,7 +340,11 @@ func labFisherLSQ(name string, args []string, stdout, stderr io.Writer) error {
 				return nil, usageErr(err.Error())
 			}
 		}
-		r, _, err := course.FisherLSQReport(d, seed)
+		r, f, err := course.FisherLSQReport(d, seed)
+		if err == nil && quick {
+			r.Checks = course.FisherLSQChecks(f)
+			r.Notes = append(r.Notes, course.QuickNote)
+		}
 		return r, err
 	})
 }

@@ -57,3 +57,39 @@ func TestLabCourseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLabCourseText: the course's demos are listed by mark1 lab, and their text (each run of
+// the worksheets' kinds, the quick runs and the help) fits a terminal of 100 columns.
+func TestLabCourseText(t *testing.T) {
+	list := mustRun(t, "lab")
+	for _, d := range []string{"trace", "geometry", "loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
+		if !strings.Contains(list, "\n  "+d+" ") {
+			t.Errorf("mark1 lab does not list %s", d)
+		}
+	}
+	pts := []string{"--point", "3,2,+1", "--point", "1,0,-1", "--point", "0,1,-1", "--point", "2,3,+1", "--point", "2,0,-1"}
+	runs := [][]string{
+		{"lab"},
+		append([]string{"lab", "trace"}, pts...),
+		append([]string{"lab", "trace", "--rule", "batch", "--bias", "first", "--eta", "1/3"}, pts...),
+		append([]string{"lab", "trace", "--rule", "margin", "--margin", "5/2"}, pts...),
+		append([]string{"lab", "geometry"}, pts...),
+		{"lab", "loss"}, {"lab", "loss", "--points", "10"},
+		{"lab", "regions"}, {"lab", "regions", "--method", "perceptron", "--classes", "5"},
+		{"lab", "masking"}, {"lab", "masking", "--middle", "30"},
+		{"lab", "boolean"}, {"lab", "boolean", "--epochs", "3"},
+		{"lab", "digits", "--updates", "100"},
+		{"lab", "fisher-lsq"}, {"lab", "fisher-lsq", "--point", "0,0,+1", "--point", "1,0,+1", "--point", "0,2,+1", "--point", "3,1,-1", "--point", "4,3,-1"},
+	}
+	for _, d := range []string{"loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
+		runs = append(runs, []string{"lab", d, "--quick"})
+	}
+	for _, args := range runs {
+		out := mustRun(t, args...)
+		for i, line := range strings.Split(out, "\n") {
+			if n := len([]rune(line)); n > 100 {
+				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+			}
+		}
+	}
+}

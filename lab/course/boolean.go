@@ -70,7 +70,8 @@ type BooleanResult struct {
 	Function Boolean
 	Trace    *trace.Trace
 	// Computes reports whether the final weights answer every row right (w.x > 0 exactly on
-	// the rows where f is true).
+	// the rows where f is true). The rule may not have stopped yet (Trace.Converged): it counts
+	// a score of 0 as a mistake.
 	Computes bool
 }
 
@@ -124,17 +125,19 @@ func BooleanReport(epochs int) (*report.Report, []BooleanResult, error) {
 			learned, unit = "no: cycles", fmt.Sprintf("after epoch %d the weights are back to those of %s: no weights exist", len(t.Epochs), epochEnd(t.Repeats))
 		case !res.Computes:
 			learned, unit = "not yet", "-"
+		case !t.Converged:
+			learned = "not stopped"
 		}
 		tab.AddRow(f.Name, f.N, learned, len(t.Epochs), t.Updates(), t.Final().String(), unit)
 		if f.N == 2 {
 			r.Figures = append(r.Figures, booleanFigure(res))
 		}
 	}
-	tab.Note = "Learned: the last weights answer every row of the truth table right. The epochs count the last one, in which every row was met."
+	tab.Note = "Learned: the last weights answer every row of the truth table right, and the epochs count the last one, in which the rule met every row. Not stopped: the last weights already compute the function, but the rule made a correction in the last epoch and stops only after a whole epoch without one (and it counts a score of exactly 0 as a mistake, where the unit simply does not fire)."
 	r.Tables = append(r.Tables, tab)
 	var data []map[string]any
 	for _, res := range results {
-		data = append(data, map[string]any{"function": res.Function.Name, "inputs": res.Function.N, "learned": res.Computes,
+		data = append(data, map[string]any{"function": res.Function.Name, "inputs": res.Function.N, "learned": res.Computes && res.Trace.Converged, "computes": res.Computes,
 			"epochs": len(res.Trace.Epochs), "updates": res.Trace.Updates(), "weights": res.Trace.Final().Strings(), "repeats_epoch": res.Trace.Repeats})
 	}
 	r.Data = data

@@ -75,7 +75,7 @@ func grey(img image.Image, x, y int) uint8 {
 }
 
 // digitTable is the 1s and 5s of testdata/mnist (train8000 and test2000: the first 10,000
-// digits of MNIST's training set) as Digits: set, place in the file, label, ink, asymmetry.
+// digits of MNIST's training set, shuffled once and split) as Digits: set, place in the file, label, ink, asymmetry.
 // TestDigitTable computes it again from the IDX files.
 //
 //go:embed digits15.csv
@@ -197,15 +197,15 @@ func pct(n, of int) float64 { return 100 * float64(n) / float64(of) }
 
 // PocketDigits sets the pocket algorithm against the perceptron on real digits, 1 against 5
 // on two features (intensity and symmetry): the perceptron's training error jumps about with
-// every update (the digits are not linearly separable in these features), the pocket's only
-// falls, and its test error follows.
+// every update (the digits are not linearly separable in these features), the pocket's never
+// rises, and its test error mostly follows.
 func PocketDigits(c PocketConfig) (*report.Report, PocketCurve, error) {
 	if c.Train == nil {
 		var err error
 		if c.Train, c.Test, err = DigitTable(); err != nil {
 			return nil, PocketCurve{}, err
 		}
-		c.Source = "the 1s and 5s of testdata/mnist: train8000 (the first 8,000 of MNIST's training digits) for training, test2000 (the next 2,000) for testing"
+		c.Source = "the 1s and 5s of testdata/mnist: train8000 for training, test2000 for testing (MNIST's first 10,000 training digits in a seeded random order, split 8,000 and 2,000)"
 	}
 	if c.Plus == "" {
 		c.Plus = "1"
@@ -227,10 +227,10 @@ func PocketDigits(c PocketConfig) (*report.Report, PocketCurve, error) {
 		return fmt.Sprintf("%d (%d of them %ss)", len(ds), n, c.Plus)
 	}
 	r := &report.Report{Name: "digits", Title: "The pocket against the perceptron on real digits"}
-	r.Summary = "Handwritten 1s against 5s on two features, as in Learning from Data (example 3.1): the intensity (the mean pixel value, 0 to 1) and the symmetry (minus the mean absolute difference between the digit and the digit turned half a turn: MNIST's 1s are slanted, symmetric under a half turn rather than a mirror). No line separates the two classes here, so the perceptron never stops, and its error jumps about with every update. The pocket keeps the best weights seen so far on the training digits: its training error only falls, and its test error follows it."
+	r.Summary = "Handwritten 1s against 5s on two features, as in Learning from Data (example 3.1): the intensity (the mean pixel value, 0 to 1) and the symmetry (minus the mean absolute difference between the digit and the digit turned half a turn: MNIST's 1s are slanted, symmetric under a half turn rather than a mirror). No line separates the two classes here, so the perceptron never stops, and its error jumps about with every update. The pocket keeps the best weights seen so far on the training digits: its training error never rises, and its test error mostly follows it, though it need not."
 	r.Condition("digits", c.Source)
 	r.Condition("training, test digits", count(c.Train)+"; "+count(c.Test))
-	r.Condition("rule", fmt.Sprintf("the perceptron from zero, each update on a training digit drawn at random among those misclassified (seed %d), %s; the pocket takes the current weights when they misclassify fewer training digits than its own. Exact integer arithmetic (each digit's sums)", c.Seed, english.Count(len(curve.PLAIn), "update")))
+	r.Condition("rule", fmt.Sprintf("the perceptron from zero, each update on a training digit drawn at random among those misclassified (seed %d), %s; the pocket takes the current weights when they misclassify fewer training digits than its own (Learning from Data's pocket; Gallant's with ratchet also asks for a longer run of correct answers). Exact integer arithmetic (each digit's sums)", c.Seed, english.Count(len(curve.PLAIn), "update")))
 	tab := &report.Table{Name: "digits", Title: "Errors (%) after some of the updates", Columns: []string{"update", "perceptron: training", "perceptron: test", "pocket: training", "pocket: test"}}
 	n := len(curve.PLAIn)
 	for _, u := range []int{1, 10, 100, 1000, 10000, 100000} {

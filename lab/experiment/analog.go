@@ -394,7 +394,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 	for _, h := range c.Hours {
 		hours = append(hours, hoursText(h))
 	}
-	r.Condition("idle", fmt.Sprintf("%s machine-hours (a presentation is 3 s; 10,000 hours is over a year)", english.List(hours)))
+	r.Condition("idle", fmt.Sprintf("%s machine-hours (a presentation is 3 s, the original's pace as assumed; 10,000 hours is over a year)", english.List(hours)))
 	table := &report.Table{Name: "forget", Title: "Errors and pot drift after idling", Columns: []string{"machine", "hours idle", "training error", "test error", "pot drift (RMS, increments)"}}
 	errFig := &plot.Figure{Name: "forgetting", Title: "Error after idling", XLabel: "machine-hours idle", YLabel: "error", LogX: true,
 		Caption: "the error of each machine after standing idle (log axis); each machine was trained on its own, and its error before idling is in the table (0 hours)"}

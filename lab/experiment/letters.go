@@ -207,7 +207,7 @@ func letters(ctx context.Context, s Settings) (*report.Report, error) {
 	r.Condition("codes on the 8 R-units", fmt.Sprintf("binary: the letter's number in binary on 5 of the 8 R-units (3 unused); all 8: each letter 4 of the 8 on, codes at least %d apart (experiment.EightBitCodes). Which code the Mark I used for letters is not known: both are assumed. Its 8 binary R-units, and classes coded across several of them, are documented (Rosenblatt, Research Trends, 1958; the operators' manual, Hay and Murray, February 1960; Hay and Wightman, Research Trends, Spring 1960: primary, cited as the project's reference sheet gives them, not read here); the code for the alphabet is not", minDistance(eight)))
 	r.Condition("machines per condition", perCondition(seeds, s.seed(), ": wiring, spreads, noise, order"))
 	r.Condition("training", fmt.Sprintf("error correction (the alpha rule in its 1962 sense), cards shuffled each epoch, until an epoch without a mistake (at most %d or %d epochs); a machine with test cards trains every epoch", long, short))
-	r.Condition("exposure", "one presentation of one card (3 s of machine time)")
+	r.Condition("exposure", "one presentation of one card (3 s of machine time: the original's pace, about 3 s a card, is assumed)")
 
 	table := &report.Table{Name: "letters", Title: "Exposures per letter until errorless, and accuracy",
 		Columns: []string{"condition", "cards", "code", "errorless after (exposures/letter)", "accuracy at 40 exposures/letter", "exposures/letter to 85%", fmt.Sprintf("accuracy after %d epochs", letterEpochs), "final accuracy", "tested on", fmt.Sprintf("test accuracy after %d epochs", letterEpochs), "final test accuracy"}}

@@ -142,6 +142,10 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 			tp, tpk, tl = pct(run.TestP[len(run.TestP)-1]), pct(run.TestPocket[len(run.TestPocket)-1]), pct(run.LSQTest)
 		}
 		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
+		if withCorr == len(run.Corrections) && run.LSQ == 0 {
+			// No convergence is no proof: least squares' weights separate these samples.
+			note = fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, not converging in them, although these %d training samples are separable (least squares' weights answer every one right): the margin is too narrow for so few epochs. Over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), cs.train.Len(), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
+		}
 		if withCorr < len(run.Corrections) {
 			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %s.", cs.name, cs.train.Len(), cs.train.Dim(), english.Count(withCorr, "epoch"))
 		}

@@ -173,7 +173,10 @@ type Multi struct {
 	Pairs [][2]int
 }
 
-// Predict returns the class of x.
+// Predict returns the class of x. With two classes it reads the one discriminant's sign (a
+// score of 0 answers class 0). One-vs-one counts the pairwise votes (a score of 0 votes for the
+// pair's first class) and answers the class with the most, the lowest-numbered of those tied.
+// One-vs-rest and K discriminants answer the largest score, the lowest-numbered class on a tie.
 func (m *Multi) Predict(x []float64) int {
 	if m.K == 2 {
 		if m.Units[0].Score(x) > 0 {
