@@ -59,7 +59,7 @@ func program() *cli.Program {
 		cmds[i] = cli.Command{Name: c.name, Args: c.args, Help: c.help, Run: c.run}
 	}
 	return &cli.Program{
-		Name: "mark1", Title: "mark1: an emulator of the Mark I Perceptron (1958-60)",
+		Name: "mark1", Title: "mark1: an emulator of the Mark I Perceptron (Cornell, 1960)",
 		Synopsis: "COMMAND [flags]", Footer: "Run \"mark1 COMMAND -h\" for a command's flags.",
 		Commands: cmds,
 		Status: func(err error) (int, bool) {
