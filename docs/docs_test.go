@@ -436,6 +436,8 @@ func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string
 	took := time.Since(start).Round(100 * time.Millisecond)
 	timedOut := ctx.Err() != nil
 	switch {
+	case timedOut && h.timeout > 0 && h.expect != nil && !h.expect.Match(out.Bytes()):
+		t.Errorf("%s:%d: stopped after %v without showing what the docs say it does (%s):\n%s", b.file, b.line, took, h.expect, tail(out.String()))
 	case timedOut && h.timeout > 0:
 		t.Logf("%s:%d: ran %v, stopped (a program that runs until stopped)", b.file, b.line, took)
 	case timedOut:
