@@ -137,7 +137,7 @@ fuzz:
 		"FuzzParse ./images/gen/" "FuzzParse ./lab/problem/" "FuzzParseMethods ./lab/" \
 		"FuzzReadCSV ./lab/trace/" "FuzzParsePoint ./lab/trace/" "FuzzParse ./lab/exact/" \
 		"FuzzParse ./rig/" "FuzzDecodeFrame ./hwapi/" "FuzzDecodeDrive ./hwapi/" "FuzzDecodeFault ./hwapi/" \
-		"FuzzDecodeReplies ./hwapi/" "FuzzParse ./docs/"; do \
+		"FuzzDecodeReplies ./hwapi/" "FuzzParse ./internal/mdblock/"; do \
 		set -- $$t; bash scripts/fuzz.sh "$$1" "$$2" "$(FUZZTIME)" || exit 1; \
 	done
 

@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -17,96 +16,24 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/internal/mdblock"
 )
 
-// A block is a fenced code block of a Markdown file.
+// A block is a fenced code block of a doc file.
 type block struct {
+	mdblock.Block
 	file string
-	line int    // of the opening fence
-	lang string // the fence's info string's first word
-	text string
-	// directive is the "<!-- docs-test: ... -->" comment on the line before the fence, if
-	// any: how the test runs the block (see TestDocsRunAsPasted).
-	directive string
 }
 
-var (
-	fenceRe     = regexp.MustCompile("^(\\s*)(```+|~~~+)\\s*([^`\\s]*)")
-	listItemRe  = regexp.MustCompile(`^(\s*)([-*+]|\d+[.)])\s+`)
-	directiveRe = regexp.MustCompile(`^\s*<!--\s*docs-test:\s*(.*?)\s*-->\s*$`)
-)
-
-// parse returns the fenced blocks of a Markdown file and the indented code blocks' lines (which
-// the project does not use: a command is fenced ```sh, anything else with its language, so the
-// test knows what to run).
-func parse(name string, r io.Reader) (blocks []block, indented []int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var (
-		n         int
-		in        *block
-		fence     string
-		indent    int // the fence's indentation, stripped from its lines
-		body      []string
-		prev      string // the previous line
-		blank     = true
-		listInner = 0 // the content indentation of the list item in force (0: none)
-		inCode    bool
-	)
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if in != nil {
-			t := strings.TrimSpace(line)
-			if strings.HasPrefix(t, fence[:3]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
-				in.text = strings.Join(body, "\n") + "\n"
-				blocks = append(blocks, *in)
-				in = nil
-				prev, blank = line, false
-				continue
-			}
-			// The fence's indentation (a block in a list item) is not part of the code.
-			cut := min(indent, len(line)-len(strings.TrimLeft(line, " ")))
-			body = append(body, line[cut:])
-			continue
-		}
-		if m := fenceRe.FindStringSubmatch(line); m != nil {
-			in = &block{file: name, line: n, lang: m[3]}
-			if d := directiveRe.FindStringSubmatch(prev); d != nil {
-				in.directive = d[1]
-			}
-			fence, indent, body, inCode = m[2], len(m[1]), nil, false
-			prev, blank = line, false
-			continue
-		}
-		t := strings.TrimSpace(line)
-		lead := len(line) - len(strings.TrimLeft(line, " \t"))
-		switch {
-		case t == "":
-			blank = true
-			prev = line
-			continue
-		case inCode && lead >= listInner+4:
-			prev = line
-			continue
-		case listItemRe.MatchString(line):
-			m := listItemRe.FindStringSubmatch(line)
-			listInner = len(m[0])
-			inCode = false
-		case blank && lead >= listInner+4:
-			indented = append(indented, n)
-			inCode = true
-		case lead < listInner && lead == 0:
-			listInner, inCode = 0, false
-		default:
-			inCode = false
-		}
-		prev, blank = line, false
+// parse returns the blocks of a doc file and its indented code blocks' lines.
+func parse(name string, r io.Reader) ([]block, []int, error) {
+	bs, indented, err := mdblock.Parse(name, r)
+	blocks := make([]block, len(bs))
+	for i, b := range bs {
+		blocks[i] = block{b, name}
 	}
-	if in != nil {
-		return nil, nil, fmt.Errorf("%s:%d: a code block that is never closed", name, in.line)
-	}
-	return blocks, indented, sc.Err()
+	return blocks, indented, err
 }
 
 // docFiles are the files whose blocks run: README.md, then docs/ and docs/lab/, by name.
@@ -143,14 +70,14 @@ func TestDocsFenced(t *testing.T) {
 			t.Errorf("%s:%d: an indented code block: fence it (```sh for commands, ```text or its language for the rest)", f, n)
 		}
 		for _, b := range blocks {
-			if b.lang == "" {
-				t.Errorf("%s:%d: a fenced block without a language (```sh for commands, ```text for the rest)", f, b.line)
+			if b.Lang == "" {
+				t.Errorf("%s:%d: a fenced block without a language (```sh for commands, ```text for the rest)", f, b.Line)
 			}
-			if b.directive != "" && b.lang != "sh" {
-				t.Errorf("%s:%d: a docs-test directive on a %s block: only sh blocks run", f, b.line, b.lang)
+			if b.Directive != "" && b.Lang != "sh" {
+				t.Errorf("%s:%d: a docs-test directive on a %s block: only sh blocks run", f, b.Line, b.Lang)
 			}
-			if _, err := parseDirective(b.directive); err != nil {
-				t.Errorf("%s:%d: %v", f, b.line, err)
+			if _, err := parseDirective(b.Directive); err != nil {
+				t.Errorf("%s:%d: %v", f, b.Line, err)
 			}
 		}
 	}
@@ -289,7 +216,7 @@ func TestDocsRunAsPasted(t *testing.T) {
 		}
 		var sh []block
 		for _, b := range blocks {
-			if b.lang == "sh" {
+			if b.Lang == "sh" {
 				sh = append(sh, b)
 			}
 		}
@@ -299,19 +226,19 @@ func TestDocsRunAsPasted(t *testing.T) {
 		clone := filepath.Join(work, strings.ReplaceAll(f, "/", "_"))
 		copyRepo(t, root, clone)
 		for _, b := range sh {
-			h, err := parseDirective(b.directive)
+			h, err := parseDirective(b.Directive)
 			if err != nil {
-				t.Fatalf("%s:%d: %v", b.file, b.line, err)
+				t.Fatalf("%s:%d: %v", b.file, b.Line, err)
 			}
 			switch {
 			case h.skip != "":
-				notRun = append(notRun, fmt.Sprintf("%s:%d: skipped: %s", b.file, b.line, h.skip))
+				notRun = append(notRun, fmt.Sprintf("%s:%d: skipped: %s", b.file, b.Line, h.skip))
 				continue
 			case h.pi != "":
-				notRun = append(notRun, fmt.Sprintf("%s:%d: needs a Raspberry Pi: %s", b.file, b.line, h.pi))
+				notRun = append(notRun, fmt.Sprintf("%s:%d: needs a Raspberry Pi: %s", b.file, b.Line, h.pi))
 				continue
 			case h.system != "" && !system:
-				notRun = append(notRun, fmt.Sprintf("%s:%d: changes the system (%s): runs only as root with MARK1_DOCS_SYSTEM=1", b.file, b.line, h.system))
+				notRun = append(notRun, fmt.Sprintf("%s:%d: changes the system (%s): runs only as root with MARK1_DOCS_SYSTEM=1", b.file, b.Line, h.system))
 				continue
 			}
 			runBlock(t, b, h, clone, env, bin)
@@ -395,7 +322,7 @@ func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string
 	t.Helper()
 	// At the end, programs the block left in the background are stopped; the block's own exit
 	// status is kept (a kill with no job to kill must not replace it).
-	script := "set -e -o pipefail\ntrap 'rc=$?; j=$(jobs -p); [ -z \"$j\" ] || kill $j 2>/dev/null || true; wait 2>/dev/null || true; exit $rc' EXIT\n" + b.text
+	script := "set -e -o pipefail\ntrap 'rc=$?; j=$(jobs -p); [ -z \"$j\" ] || kill $j 2>/dev/null || true; wait 2>/dev/null || true; exit $rc' EXIT\n" + b.Text
 	if h.simulate {
 		// hwbridge's commands that open hardware run on simulated chips instead.
 		sim := filepath.Join(filepath.Dir(bin), "sim-bin")
@@ -437,19 +364,19 @@ func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string
 	timedOut := ctx.Err() != nil
 	switch {
 	case timedOut && h.timeout > 0 && h.expect != nil && !h.expect.Match(out.Bytes()):
-		t.Errorf("%s:%d: stopped after %v without showing what the docs say it does (%s):\n%s", b.file, b.line, took, h.expect, tail(out.String()))
+		t.Errorf("%s:%d: stopped after %v without showing what the docs say it does (%s):\n%s", b.file, b.Line, took, h.expect, tail(out.String()))
 	case timedOut && h.timeout > 0:
-		t.Logf("%s:%d: ran %v, stopped (a program that runs until stopped)", b.file, b.line, took)
+		t.Logf("%s:%d: ran %v, stopped (a program that runs until stopped)", b.file, b.Line, took)
 	case timedOut:
-		t.Errorf("%s:%d: still running after %v:\n%s", b.file, b.line, limit, tail(out.String()))
+		t.Errorf("%s:%d: still running after %v:\n%s", b.file, b.Line, limit, tail(out.String()))
 	case h.fails && err == nil:
-		t.Errorf("%s:%d: the block shows an error, but it exited 0:\n%s", b.file, b.line, tail(out.String()))
+		t.Errorf("%s:%d: the block shows an error, but it exited 0:\n%s", b.file, b.Line, tail(out.String()))
 	case !h.fails && err != nil:
-		t.Errorf("%s:%d: %v, pasted as written:\n%s\noutput:\n%s", b.file, b.line, err, indent(b.text), tail(out.String()))
+		t.Errorf("%s:%d: %v, pasted as written:\n%s\noutput:\n%s", b.file, b.Line, err, indent(b.Text), tail(out.String()))
 	case h.expect != nil && !h.expect.Match(out.Bytes()):
-		t.Errorf("%s:%d: the output does not show what the docs say it does (%s):\n%s", b.file, b.line, h.expect, tail(out.String()))
+		t.Errorf("%s:%d: the output does not show what the docs say it does (%s):\n%s", b.file, b.Line, h.expect, tail(out.String()))
 	default:
-		t.Logf("%s:%d: ok (%v)", b.file, b.line, took)
+		t.Logf("%s:%d: ok (%v)", b.file, b.Line, took)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/internal/mdblock"
 )
 
 // TestLabWorksheets runs every mark1 command of the worksheets' "sh" code blocks
@@ -82,7 +83,8 @@ type shCommand struct {
 	args       []string
 }
 
-// shCommands returns the mark1 commands of a Markdown file's ```sh blocks.
+// shCommands returns the mark1 commands of a Markdown file's ```sh blocks (any other line in
+// them is an error: a worksheet's blocks are all mark1 commands).
 func shCommands(t *testing.T, file string) []shCommand {
 	t.Helper()
 	f, err := os.Open(file)
@@ -90,38 +92,25 @@ func shCommands(t *testing.T, file string) []shCommand {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	blocks, _, err := mdblock.Parse(file, f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []shCommand
-	sc := bufio.NewScanner(f)
-	inSh, line, part := false, 0, 0
-	for sc.Scan() {
-		line++
-		trimmed := strings.TrimSpace(sc.Text())
-		if !inSh && strings.HasPrefix(trimmed, "## ") {
-			part++
+	for _, b := range blocks {
+		if b.Lang != "sh" {
+			continue
 		}
-		switch {
-		case strings.HasPrefix(trimmed, "```"):
-			inSh = !inSh && trimmed == "```sh"
-			continue
-		case !inSh:
-			continue
-		case !strings.HasPrefix(trimmed, "mark1 "):
-			if trimmed != "" {
-				t.Errorf("%s:%d: a line in a sh block that is not a mark1 command: %q", file, line, trimmed)
+		for k, l := range b.Lines() {
+			c, ok := mdblock.ParseCommand("mark1", l)
+			if !ok {
+				if l != "" {
+					t.Errorf("%s:%d: a line in a sh block that is not a mark1 command: %q", file, b.Line+1+k, l)
+				}
+				continue
 			}
-			continue
+			out = append(out, shCommand{line: b.Line + 1 + k, part: b.Section, text: l, args: c.Args, out: c.Out})
 		}
-		text := trimmed
-		if i := strings.Index(trimmed, " #"); i >= 0 {
-			trimmed = strings.TrimSpace(trimmed[:i])
-		}
-		args := strings.Fields(trimmed)[1:]
-		c := shCommand{line: line, part: part, text: text}
-		if n := len(args); n >= 2 && args[n-2] == ">" {
-			c.out, args = args[n-1], args[:n-2]
-		}
-		c.args = args
-		out = append(out, c)
 	}
 	return out
 }

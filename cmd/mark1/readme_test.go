@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/internal/mdblock"
 )
 
 // TestReadmeExamples runs every mark1 command of the README's "sh" code blocks, in order, in a
@@ -34,26 +35,15 @@ func TestReadmeExamples(t *testing.T) {
 	// The blocks whose every line is a mark1 command run here, in-process (docs/docs_test.go
 	// runs every block, with the installed commands, in make test); a block after a
 	// "docs-test:" comment needs a display, a rig or a server, and is left to that test.
-	sc := bufio.NewScanner(f)
-	var block []string
-	inSh, line, start, ran, prev, directive := false, 0, 0, 0, "", false
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		trimmed := strings.TrimSpace(text)
-		switch {
-		case strings.HasPrefix(trimmed, "```") && !inSh:
-			inSh = trimmed == "```sh"
-			block, start, directive = nil, line, strings.Contains(prev, "docs-test:")
-		case strings.HasPrefix(trimmed, "```"):
-			inSh = false
-			if !directive {
-				ran += runReadmeBlock(t, block, start)
-			}
-		case inSh:
-			block = append(block, trimmed)
+	blocks, _, err := mdblock.Parse("README.md", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, b := range blocks {
+		if b.Lang == "sh" && b.Directive == "" {
+			ran += runReadmeBlock(t, b.Lines(), b.Line)
 		}
-		prev = text
 	}
 	if ran < 10 {
 		t.Fatalf("ran only %d README examples", ran)
@@ -70,24 +60,17 @@ func runReadmeBlock(t *testing.T, block []string, start int) int {
 		}
 	}
 	ran := 0
-	for i, trimmed := range block {
-		if trimmed == "" {
+	for i, l := range block {
+		if l == "" {
 			continue
 		}
-		if j := strings.Index(trimmed, " #"); j >= 0 {
-			trimmed = strings.TrimSpace(trimmed[:j])
-		}
-		args := strings.Fields(trimmed)[1:]
-		out := ""
-		if n := len(args); n >= 2 && args[n-2] == ">" {
-			out, args = args[n-1], args[:n-2]
-		}
-		code, stdout, stderr := mark1(t, args...)
+		c, _ := mdblock.ParseCommand("mark1", l)
+		code, stdout, stderr := mark1(t, c.Args...)
 		if code != 0 {
-			t.Fatalf("README.md:%d: %s: exit %d: %s", start+1+i, trimmed, code, stderr)
+			t.Fatalf("README.md:%d: %s: exit %d: %s", start+1+i, l, code, stderr)
 		}
-		if out != "" {
-			if err := os.WriteFile(out, []byte(stdout), 0o644); err != nil {
+		if c.Out != "" {
+			if err := os.WriteFile(c.Out, []byte(stdout), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
