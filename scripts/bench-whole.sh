@@ -11,7 +11,8 @@
 # (python3-sklearn, installed when missing). Prints the times and the ratio.
 #
 # With a git revision as argument (scripts/bench-whole.sh HEAD~3), mark1 built from that
-# revision (git archive) is timed in the same run, after the current one: before and after.
+# revision (git archive) is timed in the same run, its runs alternating with the current one's:
+# before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/need.sh python3-sklearn util-linux time
@@ -32,13 +33,11 @@ if [ -n "$base" ]; then
 fi
 data="idx:$tmp/images,$tmp/labels"
 flags=(--ideal --r-units 10 --coding onehot --order file --polarity light)
-best() { # best CMD...: the least CPU time (user + system) of three runs, seconds
-	local b=""
-	for _ in 1 2 3; do
-		/usr/bin/time -f "%U %S" -o "$tmp/t" taskset -c 0 "$@" >/dev/null
-		b=$(awk -v b="$b" '{ a = $1 + $2 } END { print (b == "" || a < b) ? a : b }' "$tmp/t")
-	done
-	echo "$b"
+cpu() { # cpu VAR CMD...: VAR becomes the least of its value and CMD's CPU time (user + system), s
+	local var=$1
+	shift
+	/usr/bin/time -f "%U %S" -o "$tmp/t" taskset -c 0 "$@" >/dev/null
+	printf -v "$var" %s "$(awk -v b="${!var}" '{ a = $1 + $2 } END { print (b == "" || a < b) ? a : b }' "$tmp/t")"
 }
 echo "bench-whole: precomputing the features for scikit-learn" >&2
 "$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 1 --save "$tmp/m.state" >/dev/null
@@ -58,11 +57,16 @@ for _ in range(3):
     best = e if best is None else min(best, e)
 print("%.3f" % best)
 PY
-mk=$(best "$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 10)
+# The best of three runs; with a revision, its runs alternate with the current one's, so that
+# both see the same load.
+mk="" mb=""
+for _ in 1 2 3; do
+	cpu mk "$tmp/mark1" train --data "$data" "${flags[@]}" --epochs 10
+	if [ -n "$base" ]; then
+		cpu mb "$tmp/mark1-base" train --data "$data" "${flags[@]}" --epochs 10
+	fi
+done
 sk=$(taskset -c 0 /usr/bin/python3 "$tmp/fit.py" "$tmp/phi.csv")
-if [ -n "$base" ]; then
-	mb=$(best "$tmp/mark1-base" train --data "$data" "${flags[@]}" --epochs 10)
-fi
 echo "bench-whole: mark1 train, 60,000 digits from IDX, features included, 10 epochs: $mk CPU s"
 if [ -n "$base" ]; then
 	echo "bench-whole: the same, mark1 built from $base ($base_rev): $mb CPU s"
