@@ -251,6 +251,12 @@ func (w *words) description(b []byte, lang i18n.Lang, p Part, f *session.Frame, 
 		return lang.Append(b, i18n.DescClear)
 	case PartCurve:
 		return lang.Append(b, i18n.DescCurve)
+	case PartLanguage:
+		return lang.Append(b, i18n.DescLanguage, i18n.Str(lang.String()))
+	case PartLargeText:
+		return lang.Append(b, i18n.DescLargeText)
+	case PartHelp:
+		return lang.Append(b, i18n.DescHelp)
 	}
 	return b
 }

@@ -1,7 +1,10 @@
 package view
 
 import (
+	"fmt"
 	"image"
+	"image/color"
+	"math"
 
 	"github.com/mark1-perceptron/mark1/session"
 )
@@ -39,7 +42,7 @@ func (sc *Scene) AnswerLampCentre() image.Point {
 	return image.Pt(sc.l.answer.Min.X+10, sc.l.answer.Min.Y+160)
 }
 
-var ColGreen, ColRed = colGreen, colRed
+var ColGreen, ColRed = colGreen, colWrong
 
 // SkipStep makes the scene leave out the draw step named name ("" draws them all) and draw
 // its background anew.
@@ -111,3 +114,169 @@ var (
 	ColDialFace, ColButton, ColPaper, ColInk  = colDialFace, colButton, colPaper, colInk
 	ColTextFaint, ColHeatZero                 = colTextFaint, colHeatZero
 )
+
+// TextRun is a text the scene drew: where its ink is, in what colour, and the mean relative
+// luminance (WCAG 2.x) of what lay under its glyphs just before it was drawn.
+type TextRun struct {
+	S      string
+	Ink    image.Rectangle
+	Origin image.Point
+	Colour color.RGBA
+	// BackLum is the mean relative luminance of the pixels under the glyphs' ink (coverage
+	// at least one half), read before the text was drawn; Covered counts them.
+	BackLum float64
+	Covered int
+	Onto    *image.RGBA
+	// Overlay says the text was drawn over the machine: in a description or the help.
+	Overlay bool
+}
+
+// Cut is a text that needed more lines (or pixels) than it was given.
+type Cut struct {
+	What       string
+	Need, Have int
+}
+
+type testTracer struct {
+	runs []TextRun
+	cuts []Cut
+	over bool
+}
+
+func (t *testTracer) overlay(on bool) { t.over = on }
+
+func (t *testTracer) text(dst *image.RGBA, f *face, x, y int, s string, c color.RGBA) {
+	run := TextRun{S: s, Origin: image.Pt(x, y), Colour: c, Onto: dst, Overlay: t.over}
+	sum := 0.0
+	for i := 0; i < len(s); {
+		r, n := decode(s, i)
+		g := f.glyph(r)
+		if g.mask != nil {
+			gr := rect(x+g.dx, y+g.dy, g.w, g.h)
+			run.Ink = run.Ink.Union(gr)
+			for py := range g.h {
+				for px := range g.w {
+					if g.mask[py*g.w+px] < 128 {
+						continue
+					}
+					q := image.Pt(gr.Min.X+px, gr.Min.Y+py)
+					if !q.In(dst.Rect) {
+						continue
+					}
+					o := dst.PixOffset(q.X, q.Y)
+					sum += RelativeLuminance(color.RGBA{dst.Pix[o], dst.Pix[o+1], dst.Pix[o+2], 255})
+					run.Covered++
+				}
+			}
+		}
+		x += g.adv
+		i += n
+	}
+	if run.Covered > 0 {
+		run.BackLum = sum / float64(run.Covered)
+	}
+	t.runs = append(t.runs, run)
+}
+
+func (t *testTracer) cut(what string, need, have int) { t.cuts = append(t.cuts, Cut{what, need, have}) }
+
+// Redraw makes the next Draw paint the background again (its texts traced).
+func (sc *Scene) Redraw() { sc.key = bgKey{} }
+
+// Trace records every text drawn and every text cut short while draw runs. Not for tests
+// that run in parallel.
+func Trace(draw func()) ([]TextRun, []Cut) {
+	t := &testTracer{}
+	tracing = t
+	defer func() { tracing = nil }()
+	draw()
+	return t.runs, t.cuts
+}
+
+// RelativeLuminance is WCAG 2.x's relative luminance of an opaque colour.
+func RelativeLuminance(c color.RGBA) float64 {
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return float64(0.2126*lin(c.R)) + float64(0.7152*lin(c.G)) + float64(0.0722*lin(c.B))
+}
+
+// Box is a rectangle of the layout a text may lie in, and whether it is a control (a text
+// may not cross a control it does not belong to).
+type Box struct {
+	Name    string
+	R       image.Rectangle
+	Control bool
+}
+
+// Boxes returns the panels and controls of the screen as last drawn, and the description's
+// box when one was drawn.
+func (sc *Scene) Boxes() []Box {
+	l := sc.l
+	// The answer, the experiments and the teach panel have their headings just above them.
+	above := func(r image.Rectangle, h int) image.Rectangle {
+		return image.Rect(r.Min.X, r.Min.Y-h, r.Max.X, r.Max.Y)
+	}
+	out := []Box{
+		{"title bar", l.title, false}, {"caption", l.caption, false},
+		{"card and answer", image.Rect(l.retinaPanel.Min.X, l.caption.Max.Y, l.retinaPanel.Max.X, l.retinaPanel.Min.Y), false},
+		// The answer has no frame: its words may reach down to the retina's panel.
+		{"answer", image.Rect(l.answer.Min.X, l.answer.Min.Y-12, l.answer.Max.X, l.retinaPanel.Min.Y), false},
+		{"retina panel", l.retinaPanel, false}, {"control panel", l.controls, false},
+		{"rule label", above(l.ruleLabel, 4), false}, {"speed label", above(l.speedLabel, 4), false},
+		{"experiments", above(l.expPanel, 16), false}, {"teach panel", above(l.teachPanel, 16), false},
+		{"curve", l.curve, false},
+	}
+	if sc.zoom >= 0 {
+		out = append(out, Box{"zoomed rack", l.zoom, false}, Box{"close", l.zoomClose, true})
+	} else {
+		out = append(out, Box{"A-unit lamps", l.lampPanel, false}, Box{"plug-board", l.unitPanel, false},
+			Box{"R-units", l.rPanel, false}, Box{"heat maps", l.heatPanel, false}, Box{"racks", l.rackPanel, false})
+		for r := range sc.nR {
+			out = append(out, Box{"rack " + rName(r), l.rack[r], false}, Box{"R-unit lamp " + rName(r), l.rLamp[r], false})
+		}
+	}
+	var parts []Part
+	for _, p := range sc.Controls(parts) {
+		if r, ok := sc.ControlRect(p); ok {
+			out = append(out, Box{fmt.Sprintf("control %d/%d", p.Kind, p.Index), r, true})
+		}
+	}
+	if sc.helpOpen {
+		out = append(out, Box{"help", l.helpPanel, false})
+	}
+	if sc.tipAt != (image.Rectangle{}) {
+		out = append(out, Box{"description", sc.tipAt, false})
+	}
+	return out
+}
+
+// Palette returns the colours the tests check: the weights' two signs, the answer's right and
+// wrong, and the panels texts stand on.
+func Palette() (pos, neg, right, wrong, panel, background, title color.RGBA) {
+	return colRed, colBlue, colGreen, colWrong, colPanel, colBackground, colTitleBar
+}
+
+// HeatColour is the colour of a heat-map cell for weight fraction t in [-1, 1].
+func HeatColour(t float32) color.RGBA { return heatColour(t) }
+
+// CaptionLines returns how many lines s takes in the caption, in the usual or the large
+// text; the caption shows CaptionMaxLines.
+func (sc *Scene) CaptionLines(large bool, s string) int {
+	sc.useFaces(large)
+	defer sc.useFaces(false)
+	return len(wrap(sc.fCaption, s, sc.l.caption.Dx()-16, nil))
+}
+
+// CaptionMaxLines is how many lines the caption shows.
+const CaptionMaxLines = captionLines
+
+// LanguageRect is the language button.
+func (sc *Scene) LanguageRect() image.Rectangle { return sc.l.lang }
+
+// ColTextUnused is the colour of what an experiment leaves unused, and of "no epoch yet".
+var ColTextUnused = colTextUnused

@@ -135,6 +135,9 @@ func width[T ~string | ~[]byte](f *face, s T) int {
 
 // text draws s with its baseline at y, starting at x, and returns the pen's x at the end.
 func text[T ~string | ~[]byte](dst *image.RGBA, f *face, x, y int, s T, c color.RGBA) int {
+	if tracing != nil {
+		tracing.text(dst, f, x, y, string(s), c)
+	}
 	for i := 0; i < len(s); {
 		r, n := decode(s, i)
 		g := f.glyph(r)
@@ -145,6 +148,18 @@ func text[T ~string | ~[]byte](dst *image.RGBA, f *face, x, y int, s T, c color.
 		i += n
 	}
 	return x
+}
+
+// fit returns the first of faces in which s is at most w pixels wide, or the last (the
+// large-text mode's heading falls back to the usual size where a language's words are too
+// long for its panel; the overflow test fails what does not fit even then).
+func fit[T ~string | ~[]byte](s T, w int, faces ...*face) *face {
+	for _, f := range faces {
+		if width(f, s) <= w {
+			return f
+		}
+	}
+	return faces[len(faces)-1]
 }
 
 // textCentred draws s centred on cx.
@@ -192,6 +207,9 @@ func wrap[T ~string | ~[]byte](f *face, s T, w int, ends []int) []int {
 // between baselines, at most maxLines lines; it returns the number of lines drawn.
 func paragraph[T ~string | ~[]byte](dst *image.RGBA, f *face, x, y, w, lineGap, maxLines int, s T, c color.RGBA, ends []int) ([]int, int) {
 	ends = wrap(f, s, w, ends)
+	if tracing != nil && len(ends) > maxLines {
+		tracing.cut(string(s), len(ends), maxLines)
+	}
 	start := 0
 	n := 0
 	for _, e := range ends {

@@ -37,6 +37,7 @@ const (
 
 // layout holds where every part is.
 type layout struct {
+	access
 	title, caption        image.Rectangle
 	card, answer          image.Rectangle
 	retinaPanel, retina   image.Rectangle
@@ -69,16 +70,36 @@ type layout struct {
 	lampCentre0, lampStep image.Point
 }
 
+// access holds the rectangles of the visitor's own controls and the help (newLayout).
+type access struct {
+	lang, large, help image.Rectangle
+	helpPanel         image.Rectangle
+}
+
 type panelTitle struct {
 	at   image.Point
 	text i18n.Msg
+	w    int // the width it has
 }
+
+// The room kept beside two headings: for the count of firing A-units, and for the heat maps'
+// legend.
+const (
+	countWidth  = 110
+	legendWidth = 190
+)
 
 func rect(x, y, w, h int) image.Rectangle { return image.Rect(x, y, x+w, y+h) }
 
 func newLayout() *layout {
 	l := &layout{}
 	l.title = rect(0, 0, Width, 60)
+	// The visitor's own controls, at the top right: language, large text, help (each at
+	// least 44 px, 12 mm on a 24-inch 1080p screen).
+	l.help = rect(Width-16-56, 8, 56, 44)
+	l.large = rect(l.help.Min.X-8-72, 8, 72, 44)
+	l.lang = rect(l.large.Min.X-8-168, 8, 168, 44)
+	l.helpPanel = rect(Width/2-560, 130, 1120, 760)
 	l.caption = rect(16, 66, Width-32, 96)
 
 	top, bottom := 170, 828
@@ -143,14 +164,14 @@ func newLayout() *layout {
 	l.curve = rect(1396, y, Width-24-1396, 220)
 	l.curvePlot = rect(1396+56, y+34, Width-24-1396-76, 150)
 	l.panelTitles = []panelTitle{
-		{image.Pt(24, top+20), i18n.PanelCard},
-		{image.Pt(28, top+210), i18n.PanelRetina},
-		{image.Pt(x2+8, top+24), i18n.PanelAUnits},
-		{image.Pt(x2+8, top+344), i18n.PanelRUnits},
-		{image.Pt(x2+8, top+476), i18n.PanelLearned},
-		{image.Pt(x3, top+20), i18n.PanelWeights},
-		{image.Pt(24, y+16), i18n.PanelControl},
-		{image.Pt(24, y+102), i18n.PanelExperiment},
+		{image.Pt(24, top+20), i18n.PanelCard, l.answer.Min.X - 32},
+		{image.Pt(28, top+210), i18n.PanelRetina, l.retinaPanel.Max.X - 36},
+		{image.Pt(x2+8, top+24), i18n.PanelAUnits, 416 - countWidth},
+		{image.Pt(x2+8, top+344), i18n.PanelRUnits, 416},
+		{image.Pt(x2+8, top+476), i18n.PanelLearned, 416 - legendWidth},
+		{image.Pt(x3, top+20), i18n.PanelWeights, l.rackPanel.Max.X - x3 - 8},
+		{image.Pt(24, y+16), i18n.PanelControl, l.ruleLabel.Min.X - 40},
+		{image.Pt(24, y+102), i18n.PanelExperiment, l.expPanel.Dx()},
 	}
 	return l
 }

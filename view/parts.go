@@ -34,6 +34,9 @@ const (
 	PartClass               // a class key (teach); Index: class
 	PartClear               // the button clearing the drawing
 	PartCurve               // the mistakes-per-epoch curve
+	PartLanguage            // the language button: the next language
+	PartLargeText           // the large-text button
+	PartHelp                // the help button, or the help when it is open
 	numParts
 )
 
@@ -81,4 +84,8 @@ type UI struct {
 	Lang i18n.Lang
 	// LargeText sets the captions, labels and descriptions larger.
 	LargeText bool
+	// Help shows what a visitor can do, and the keys, over the machine.
+	Help bool
+	// Focus is the control the keyboard has chosen (Tab), ringed; Enter presses it.
+	Focus Part
 }

@@ -49,6 +49,7 @@ type Scene struct {
 	opts    Options
 
 	fTitle, fHead, fLabel, fButton, fCaption, fBig, fMid, fSmall, fTip *face
+	faces                                                              [2]faceSet // usual, large
 
 	key       bgKey
 	classKeys []image.Rectangle
@@ -72,10 +73,13 @@ type Scene struct {
 
 	buf, tip []byte
 	ends     []int
-	mbuf     []byte    // a message (msg)
-	lbuf     []byte    // a class's label (label)
-	words    words     // a sentence's pieces
-	lang     i18n.Lang // the language of the frame being drawn
+	mbuf     []byte          // a message (msg)
+	lbuf     []byte          // a class's label (label)
+	words    words           // a sentence's pieces
+	lang     i18n.Lang       // the language of the frame being drawn
+	titleEnd int             // where the title bar's own words end
+	helpOpen bool            // the help was drawn over the machine
+	tipAt    image.Rectangle // the description's box, as last drawn (tests)
 
 	skip string // a draw step left out (tests only: export_test.go)
 }
@@ -104,18 +108,23 @@ func New(opts Options) (*Scene, error) {
 		f, err = loadFace(name, size)
 		return f
 	}
-	sc.fTitle = load("bold", 34)
-	sc.fHead = load("bold", 15)
-	sc.fLabel = load("medium", 20)
-	sc.fButton = load("bold", 24)
-	sc.fCaption = load("regular", 31)
-	sc.fBig = load("bold", 96)
-	sc.fMid = load("bold", 40)
-	sc.fSmall = load("medium", 14)
-	sc.fTip = load("regular", 23)
+	for i, large := range [2]bool{false, true} {
+		size := func(usual, big int) int {
+			if large {
+				return big
+			}
+			return usual
+		}
+		sc.faces[i] = faceSet{
+			title: load("bold", 34), head: load("bold", size(15, 18)), label: load("medium", size(20, 23)),
+			button: load("bold", size(24, 26)), caption: load("regular", size(31, 33)), big: load("bold", 96),
+			mid: load("bold", 40), small: load("medium", size(14, 18)), tip: load("regular", size(23, 29)),
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
+	sc.useFaces(false)
 	for r := range maxR {
 		sc.shown[r] = make([]float32, 0, 1024)
 		sc.moving[r] = make([]bool, 0, 1024)
@@ -138,6 +147,23 @@ func New(opts Options) (*Scene, error) {
 		sc.zoomPointers = append(sc.zoomPointers, newSprite(16, segCov(th, 13.5, 2.6)))
 	}
 	return sc, nil
+}
+
+// faceSet is the scene's fonts at one text size.
+type faceSet struct {
+	title, head, label, button, caption, big, mid, small, tip *face
+}
+
+// useFaces sets the scene's fonts: the usual ones, or the large-text mode's (every text a
+// visitor reads is 15 to 29 per cent larger; the title and the answer's big letter are large
+// already).
+func (sc *Scene) useFaces(large bool) {
+	fs := &sc.faces[0]
+	if large {
+		fs = &sc.faces[1]
+	}
+	sc.fTitle, sc.fHead, sc.fLabel, sc.fButton, sc.fCaption = fs.title, fs.head, fs.label, fs.button, fs.caption
+	sc.fBig, sc.fMid, sc.fSmall, sc.fTip = fs.big, fs.mid, fs.small, fs.tip
 }
 
 // The dials sweep +-maxSweep radians from straight up for +-Range increments.
@@ -163,6 +189,8 @@ func (sc *Scene) Image() *image.RGBA { return sc.img }
 // the image (Image). Calls with increasing now animate the dials.
 func (sc *Scene) Draw(f *session.Frame, ui *UI, now time.Time) *image.RGBA {
 	sc.lang = ui.Lang
+	sc.useFaces(ui.LargeText)
+	sc.tipAt = image.Rectangle{}
 	sc.background(f, ui)
 	copy(sc.img.Pix, sc.bg.Pix)
 	sc.animate(f, now)
@@ -226,8 +254,19 @@ var frameSteps = [...]drawStep{
 			sc.drawHighlight(dst, ui)
 		}
 	}},
+	{"focus", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		if ui.Focus.Kind != PartNone && !ui.Help {
+			sc.drawFocus(dst, ui)
+		}
+	}},
+	{"help", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
+		sc.helpOpen = ui.Help
+		if ui.Help {
+			sc.drawHelp(dst)
+		}
+	}},
 	{"tip", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
-		if ui.Hover.Kind != PartNone {
+		if ui.Hover.Kind != PartNone && !ui.Help {
 			sc.drawTip(dst, f, ui)
 		}
 	}},
@@ -320,7 +359,49 @@ func (sc *Scene) bgTitle(dst *image.RGBA, f *session.Frame) {
 	fill(dst, l.title, colTitleBar)
 	fill(dst, image.Rect(0, l.title.Max.Y-1, Width, l.title.Max.Y), colPanelEdge)
 	x := text(dst, sc.fTitle, 24, 44, sc.msg(i18n.TitleName), colText)
-	text(dst, sc.fLabel, x+20, 43, sc.msg(i18n.TitleMaker), colTextDim)
+	// The title bar's words keep their size in the large text: they are large already.
+	sc.titleEnd = text(dst, sc.faces[0].label, x+20, 43, sc.msg(i18n.TitleMaker), colTextDim)
+	sc.accessButtons(dst)
+}
+
+// accessButtons paints the visitor's own controls: the languages (every code shown, the one
+// spoken lit, so that a visitor finds their own whatever the screen speaks), large text (lit
+// when on) and help.
+func (sc *Scene) accessButtons(dst *image.RGBA) {
+	l := sc.l
+	sc.button(dst, l.lang, nil, sc.fLabel)
+	fl := sc.faces[0].label // the codes keep their size: four must fit
+	// The codes, evenly across the button; the language spoken in amber, underlined.
+	n := int(i18n.NumLangs)
+	step := (l.lang.Dx() - 16) / n
+	for i := range n {
+		lg := i18n.Lang(i)
+		code := sc.msgCode(lg)
+		cx := l.lang.Min.X + 8 + step*i + step/2
+		col := colTextDim
+		if lg == sc.lang {
+			col = colAmber
+			w := width(fl, code)
+			fill(dst, rect(cx-w/2, l.lang.Max.Y-9, w, 3), colAmber)
+		}
+		textCentred(dst, fl, cx, l.lang.Min.Y+l.lang.Dy()/2+fl.ascent*7/20, code, col)
+	}
+	sc.button(dst, l.large, largeLabel, sc.fButton)
+	if sc.key.large {
+		sc.litButton(dst, l.large, largeLabel, sc.fButton, false)
+	}
+	sc.button(dst, l.help, helpLabel, sc.fButton)
+}
+
+// msgCode writes l's code in capitals ("DE") into the message buffer.
+func (sc *Scene) msgCode(l i18n.Lang) []byte {
+	sc.mbuf = append(sc.mbuf[:0], l.Code()...)
+	for i, c := range sc.mbuf {
+		if c >= 'a' && c <= 'z' {
+			sc.mbuf[i] = c - 'a' + 'A'
+		}
+	}
+	return sc.mbuf
 }
 
 // bgCard paints the card holder and the answer's panel.
@@ -370,7 +451,7 @@ func (sc *Scene) bgRUnits(dst *image.RGBA, f *session.Frame) {
 		label := rName(r)
 		col := colTextDim
 		if r >= sc.nR || sc.unused[r] {
-			col = colTextFaint
+			col = colTextUnused
 			disc(dst, cx, cy, 16, colDialFace)
 		}
 		textCentred(dst, sc.fLabel, b.Min.X+b.Dx()/2, b.Min.Y+62, label, col)
@@ -386,16 +467,36 @@ func (sc *Scene) bgHeat(dst *image.RGBA, f *session.Frame) {
 		fill(dst, h, colHeatZero)
 		col := colTextDim
 		if sc.unused[r] {
-			col = colTextFaint
+			col = colTextUnused
 		}
 		text(dst, sc.fSmall, h.Min.X-24, h.Min.Y+14, rName(r), col)
 	}
 	// Legend of the heat maps.
-	hx, hy := l.heatPanel.Max.X-150, l.heatPanel.Min.Y+22
-	fill(dst, rect(hx, hy-11, 12, 12), colRed)
-	text(dst, sc.fSmall, hx+16, hy, sc.msg(i18n.HeatOn), colTextDim)
-	fill(dst, rect(hx+50, hy-11, 12, 12), colBlue)
-	text(dst, sc.fSmall, hx+66, hy, sc.msg(i18n.HeatOff), colTextDim)
+	// Right-aligned in the panel: a bright red square marked + and the word for on, a dark
+	// blue one marked − and the word for off.
+	on, off := sc.msg(i18n.HeatOn), []byte(nil)
+	wOn := width(sc.fSmall, on)
+	off = sc.msg(i18n.HeatOff)
+	wOff := width(sc.fSmall, off)
+	sq := sc.fSmall.ascent
+	hy := l.heatPanel.Min.Y + 22
+	hx := l.heatPanel.Max.X - 12 - (sq + 4 + wOn + 14 + sq + 4 + wOff)
+	sc.legendSquare(dst, rect(hx, hy-sq+1, sq, sq), colRed, true)
+	text(dst, sc.fSmall, hx+sq+4, hy, sc.msg(i18n.HeatOn), colTextDim)
+	hx += sq + 4 + wOn + 14
+	sc.legendSquare(dst, rect(hx, hy-sq+1, sq, sq), colBlue, false)
+	text(dst, sc.fSmall, hx+sq+4, hy, sc.msg(i18n.HeatOff), colTextDim)
+}
+
+// legendSquare paints a colour's square in a legend, marked + or − in the panel's colour, so
+// that the sign is read by shape as well as by colour.
+func (sc *Scene) legendSquare(dst *image.RGBA, r image.Rectangle, c color.RGBA, plus bool) {
+	fill(dst, r, c)
+	cx, cy, h := r.Min.X+r.Dx()/2, r.Min.Y+r.Dy()/2, r.Dx()/2-2
+	fill(dst, image.Rect(cx-h, cy-1, cx+h, cy+1), colPanel)
+	if plus {
+		fill(dst, image.Rect(cx-1, cy-h, cx+1, cy+h), colPanel)
+	}
 }
 
 // bgRacks paints the racks' dial faces, or the zoomed rack's.
@@ -410,11 +511,13 @@ func (sc *Scene) bgRacks(dst *image.RGBA, f *session.Frame) {
 		rk := l.rack[r]
 		col := colHeading
 		if sc.unused[r] {
-			col = colTextFaint
+			col = colTextUnused
 		}
-		text(dst, sc.fSmall, rk.Min.X, rk.Min.Y+13, sc.msg(i18n.RackName, i18n.Str(rName(r))), col)
+		base := rk.Min.Y + sc.fSmall.ascent - 1
+		x := text(dst, sc.fSmall, rk.Min.X, base, sc.msg(i18n.RackName, i18n.Str(rName(r))), col)
 		if sc.unused[r] {
-			textRight(dst, sc.fSmall, rk.Max.X, rk.Min.Y+13, sc.msg(i18n.RackUnused), colTextFaint)
+			m := sc.msg(i18n.RackUnused)
+			textRight(dst, fit(m, rk.Max.X-x-10, sc.fSmall, sc.faces[0].small), rk.Max.X-2, base, m, colTextUnused)
 		}
 		for p := range min(len(f.Machine.Pots[r]), dialCols*dialRows) {
 			c := l.dialCentre(r, p)
@@ -442,17 +545,20 @@ func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
 	for i := range numButtons {
 		sc.button(dst, l.buttons[i], sc.msg(buttonLabels[i]), sc.fButton)
 	}
-	text(dst, sc.fHead, l.ruleLabel.Min.X, l.ruleLabel.Min.Y+16, sc.msg(i18n.PanelRule), colHeading)
+	m := sc.msg(i18n.PanelRule)
+	text(dst, fit(m, l.ruleLabel.Dx(), sc.fHead, sc.faces[0].head), l.ruleLabel.Min.X, l.ruleLabel.Min.Y+16, m, colHeading)
 	sc.button(dst, l.rules[0], sc.msg(ruleLabels[0]), sc.fLabel)
 	sc.button(dst, l.rules[1], sc.msg(ruleLabels[1]), sc.fLabel)
-	text(dst, sc.fHead, l.speedLabel.Min.X, l.speedLabel.Min.Y+16, sc.msg(i18n.PanelSpeed), colHeading)
+	m = sc.msg(i18n.PanelSpeed)
+	text(dst, fit(m, l.speedLabel.Dx(), sc.fHead, sc.faces[0].head, sc.faces[0].small), l.speedLabel.Min.X, l.speedLabel.Min.Y+16, m, colHeading)
 	for i, r := range l.speeds {
 		sc.button(dst, r, sc.speedLabel(i), sc.fButton)
 	}
 	for i, r := range l.exps {
 		sc.button(dst, r, sc.msg(Experiments[i].TitleMsg), sc.fLabel)
 	}
-	text(dst, sc.fHead, l.teachPanel.Min.X, l.teachPanel.Min.Y+6, sc.msg(i18n.PanelTeach), colHeading)
+	m = sc.msg(i18n.PanelTeach)
+	text(dst, fit(m, l.teachPanel.Dx(), sc.fHead, sc.faces[0].head, sc.faces[0].small), l.teachPanel.Min.X, l.teachPanel.Min.Y+6, m, colHeading)
 	for i, r := range sc.classKeys {
 		label := sc.label(f, i)
 		sc.button(dst, r, label, sc.classFace(label, r))
@@ -463,7 +569,8 @@ func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
 func (sc *Scene) bgCurve(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	panel(dst, l.curve)
-	text(dst, sc.fHead, l.curve.Min.X+12, l.curve.Min.Y+22, sc.msg(i18n.PanelCurve), colHeading)
+	m := sc.msg(i18n.PanelCurve)
+	text(dst, fit(m, l.curve.Dx()-24, sc.fHead, sc.faces[0].head, sc.faces[0].small), l.curve.Min.X+12, l.curve.Min.Y+22, m, colHeading)
 	fill(dst, image.Rect(l.curvePlot.Min.X, l.curvePlot.Max.Y, l.curvePlot.Max.X, l.curvePlot.Max.Y+1), colTextFaint)
 	fill(dst, image.Rect(l.curvePlot.Min.X-1, l.curvePlot.Min.Y, l.curvePlot.Min.X, l.curvePlot.Max.Y), colTextFaint)
 }
@@ -475,7 +582,8 @@ func (sc *Scene) bgHeadings(dst *image.RGBA, f *session.Frame) {
 		if sc.zoom >= 0 && t.at.X > l.zoom.Min.X && t.at.Y < l.controls.Min.Y {
 			continue
 		}
-		text(dst, sc.fHead, t.at.X, t.at.Y, sc.msg(t.text), colHeading)
+		m := sc.msg(t.text)
+		text(dst, fit(m, t.w, sc.fHead, sc.faces[0].head), t.at.X, t.at.Y, m, colHeading)
 	}
 }
 
@@ -484,15 +592,26 @@ func (sc *Scene) button(dst *image.RGBA, r image.Rectangle, label []byte, f *fac
 	roundRect(dst, r.Add(image.Pt(0, 3)), 8, colShadow)
 	roundRect(dst, r, 8, colButton)
 	frameRect(dst, r, 8, 1.2, colButtonEdge)
+	f = sc.buttonFace(label, r, f)
 	textCentred(dst, f, r.Min.X+r.Dx()/2, r.Min.Y+r.Dy()/2+f.ascent*7/20, label, colTextDim)
+}
+
+// buttonFace is the face a button's label is set in: f, or the usual size of the labels, or
+// the small face, the first in which the label fits the button.
+func (sc *Scene) buttonFace(label []byte, r image.Rectangle, f *face) *face {
+	return fit(label, r.Dx()-12, f, sc.faces[0].label, sc.faces[0].small)
 }
 
 // litButton lights a button: amber glass and a bright label.
 func (sc *Scene) litButton(dst *image.RGBA, r image.Rectangle, label []byte, f *face, pressed bool) {
+	// The unlit label is painted over first: the lit one stands on the glass alone.
+	roundRect(dst, r, 8, colButton)
+	frameRect(dst, r, 8, 1.2, colButtonEdge)
 	blendRect(dst, r.Inset(3), colButtonLit)
 	if pressed {
 		blendRect(dst, r.Inset(3), color.RGBA{255, 255, 255, 40})
 	}
+	f = sc.buttonFace(label, r, f)
 	textCentred(dst, f, r.Min.X+r.Dx()/2, r.Min.Y+r.Dy()/2+f.ascent*7/20, label, colAmber)
 }
 
@@ -500,8 +619,19 @@ func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
 	l := sc.l
 	r := sc.zoom
 	panel(dst, l.zoom)
-	text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, sc.msg(i18n.RackName, i18n.Str(rName(r))), colText)
-	text(dst, sc.fLabel, l.zoom.Min.X+230, l.zoom.Min.Y+42, sc.msg(i18n.ZoomAbout), colTextDim)
+	x := text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, sc.msg(i18n.RackName, i18n.Str(rName(r))), colText)
+	// What the rack holds, between its name and CLOSE: one line, or two smaller.
+	x = max(x+24, l.zoom.Min.X+230)
+	about, room := sc.msg(i18n.ZoomAbout), l.zoomClose.Min.X-16-x
+	if f := sc.fLabel; width(f, about) <= room {
+		text(dst, f, x, l.zoom.Min.Y+42, about, colTextDim)
+	} else {
+		f = sc.faces[0].small
+		if sc.key.large {
+			f = sc.fSmall
+		}
+		sc.ends, _ = paragraph(dst, f, x, l.zoom.Min.Y+30, room, f.height+2, 2, about, colTextDim, sc.ends)
+	}
 	sc.button(dst, l.zoomClose, sc.msg(i18n.ButtonClose), sc.fButton)
 	for p := range min(len(f.Machine.Pots[r]), zoomCols*zoomRows) {
 		c := l.zoomCentre(p)
@@ -530,8 +660,10 @@ func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
 		}
 	}
 	h := l.zoomHeat
-	text(dst, sc.fHead, h.Min.X, h.Min.Y-30, sc.msg(i18n.ZoomLearned, i18n.Str(rName(r))), colHeading)
-	text(dst, sc.fSmall, h.Min.X, h.Min.Y-12, sc.msg(i18n.ZoomLearnedSub), colTextDim)
+	text(dst, sc.fHead, h.Min.X, h.Min.Y-14, sc.msg(i18n.ZoomLearned, i18n.Str(rName(r))), colHeading)
+	// What the map shows, below it (under the motors and the bias), wrapped to the panel.
+	sc.ends, _ = paragraph(dst, sc.fSmall, h.Min.X, h.Max.Y+112, l.zoom.Max.X-16-h.Min.X, sc.fSmall.height+2, 3,
+		sc.msg(i18n.ZoomLearnedSub), colTextDim, sc.ends)
 	fill(dst, h.Inset(-3), colPanelEdge)
 }
 
@@ -619,7 +751,8 @@ func appendDuration(b []byte, lang i18n.Lang, s float64) []byte {
 func (sc *Scene) drawTitle(dst *image.RGBA, f *session.Frame) {
 	lang := sc.lang
 	b := appendTitle(sc.buf[:0], lang, f)
-	x := text(dst, sc.fButton, 820, 42, b, colAmber)
+	fb := sc.faces[0].button
+	x := text(dst, fb, max(820, sc.titleEnd+40), 42, b, colAmber)
 	// Mode lamp.
 	var lamp color.RGBA
 	var mode i18n.Msg
@@ -634,27 +767,33 @@ func (sc *Scene) drawTitle(dst *image.RGBA, f *session.Frame) {
 	x += 40
 	disc(dst, float64(x+9), 31, 9, lamp)
 	b = lang.Append(b[:0], mode)
-	text(dst, sc.fButton, x+26, 42, b, colText)
+	x = text(dst, fb, x+26, 42, b, colText)
+	// Two lines, right-aligned against the visitor's own controls.
 	b = b[:0]
 	if f.Mode == session.Testing || f.Kind == session.TestCard && f.Tested {
 		b = lang.Append(b, i18n.StatusTestCard, i18n.Int(f.TestDone), i18n.Int(f.Cards))
 	} else {
 		b = lang.Append(b, i18n.StatusEpochCard, i18n.Int(f.Epoch+1), i18n.Int(f.EpochDone), i18n.Int(f.Cards))
 	}
-	b = append(b, "   ·   "...)
+	right := sc.l.lang.Min.X - 16
+	room := right - x - 24
+	textRight(dst, fit(b, room, sc.fSmall, sc.faces[0].small), right, 26, b, colTextDim)
 	sc.words.pot = appendDuration(sc.words.pot[:0], lang, f.Machine.Clock)
-	b = lang.Append(b, i18n.StatusTotals, i18n.Int(int(f.Machine.Count)), i18n.Bytes(sc.words.pot))
-	textRight(dst, sc.fLabel, Width-24, 41, b, colTextDim)
+	b = lang.Append(b[:0], i18n.StatusTotals, i18n.Int(int(f.Machine.Count)), i18n.Bytes(sc.words.pot))
+	textRight(dst, fit(b, room, sc.fSmall, sc.faces[0].small), right, 26+sc.faces[0].small.height+2, b, colTextDim)
 	sc.buf = b
 }
+
+// captionLines is how many lines the caption shows.
+const captionLines = 2
 
 func (sc *Scene) drawCaption(dst *image.RGBA, f *session.Frame, ui *UI) {
 	l := sc.l
 	if ui.Note != "" {
-		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, 2, ui.Note, colHighlight, sc.ends)
+		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, captionLines, ui.Note, colHighlight, sc.ends)
 	} else {
 		sc.buf = sc.words.caption(sc.buf[:0], sc.lang, f)
-		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, 2, sc.buf, colText, sc.ends)
+		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, captionLines, sc.buf, colText, sc.ends)
 	}
 }
 
@@ -698,7 +837,7 @@ func (sc *Scene) drawAnswer(dst *image.RGBA, f *session.Frame) {
 	a := sc.l.answer
 	text(dst, sc.fHead, a.Min.X, a.Min.Y+10, sc.msg(i18n.PanelAnswer), colHeading)
 	if f.Answer < 0 || f.Answer >= len(f.Classes) {
-		text(dst, sc.fMid, a.Min.X, a.Min.Y+96, "–", colTextFaint)
+		text(dst, sc.fMid, a.Min.X, a.Min.Y+96, "–", colTextUnused)
 		return
 	}
 	label := sc.label(f, f.Answer)
@@ -709,13 +848,14 @@ func (sc *Scene) drawAnswer(dst *image.RGBA, f *session.Frame) {
 	col := colAmber
 	text(dst, fnt, a.Min.X, a.Min.Y+24+fnt.ascent*3/4+4, label, col)
 	if f.Want < 0 || f.Want >= len(f.Classes) {
-		text(dst, sc.fLabel, a.Min.X, a.Min.Y+150, sc.msg(i18n.AnswerNone), colTextDim)
+		m := sc.msg(i18n.AnswerNone)
+		text(dst, fit(m, a.Dx(), sc.fLabel, sc.faces[0].label, sc.faces[0].small), a.Min.X, a.Min.Y+150, m, colTextDim)
 		return
 	}
 	x := text(dst, sc.fLabel, a.Min.X, a.Min.Y+136, sc.msg(i18n.AnswerWanted), colTextDim)
 	text(dst, sc.fButton, x, a.Min.Y+137, sc.label(f, f.Want), colText)
 	right := f.Want == f.Answer
-	lamp, word := colRed, i18n.AnswerWrong
+	lamp, word := colWrong, i18n.AnswerWrong
 	if right {
 		lamp, word = colGreen, i18n.AnswerRight
 	}
@@ -755,9 +895,12 @@ func (sc *Scene) drawRetina(dst *image.RGBA, f *session.Frame, ui *UI) {
 		}
 	}
 	b := sc.lang.Append(sc.buf[:0], i18n.RetinaCount, i18n.Int(f.Machine.S.Count()))
-	text(dst, sc.fSmall, l.retinaPanel.Min.X+8, l.retinaPanel.Max.Y-10, b, colTextDim)
+	text(dst, fit(b, l.retinaPanel.Dx()-16, sc.fSmall, sc.faces[0].small), l.retinaPanel.Min.X+8, l.retinaPanel.Max.Y-10, b, colTextDim)
 	sc.buf = b
 }
+
+// diamond is an inhibitory plug's outline: its corners, from the cell's centre.
+var diamond = [4][2]float64{{9, 0}, {0, 9}, {-9, 0}, {0, -9}}
 
 // drawWiring draws the chosen A-unit's plugs: wires from its cells to its lamp, red for
 // excitatory, blue for inhibitory.
@@ -789,7 +932,15 @@ func (sc *Scene) drawWiring(dst *image.RGBA, f *session.Frame, ui *UI) {
 				}
 			}
 			line(dst, cx, cy, lx, ly, 1.6, withAlpha(col, a))
-			ring(dst, cx, cy, 6.5, 9, withAlpha(col, 255))
+			if pass == 0 {
+				ring(dst, cx, cy, 6.5, 9, withAlpha(col, 255))
+			} else {
+				// An inhibitory plug is a diamond: its kind is seen by its shape too.
+				for i := range 4 {
+					a, b := diamond[i], diamond[(i+1)%4]
+					line(dst, cx+a[0], cy+a[1], cx+b[0], cy+b[1], 2.5, col)
+				}
+			}
 		}
 	}
 	ring(dst, lx, ly, 6, 8.5, colText)
@@ -798,16 +949,16 @@ func (sc *Scene) drawWiring(dst *image.RGBA, f *session.Frame, ui *UI) {
 	lang, I := sc.lang, i18n.Int
 	// From 0, as the rig (R0.A17), train and features number them.
 	b := lang.Append(sc.buf[:0], i18n.AUnitName, I(ui.Unit))
-	text(dst, sc.fButton, p.Min.X+66, p.Min.Y+27, b, colText)
+	nameEnd := text(dst, sc.fButton, p.Min.X+66, p.Min.Y+27, b, colText)
 	b = lang.Append(b[:0], i18n.AUnitPlugs, I(nExc), I(len(u.Exc)), I(nInh), I(len(u.Inh)), I(u.Theta))
-	text(dst, sc.fSmall, p.Min.X+66, p.Min.Y+50, b, colTextDim)
+	text(dst, fit(b, p.Dx()-132, sc.fSmall, sc.faces[0].small), p.Min.X+66, p.Min.Y+50, b, colTextDim)
 	fires := nExc-nInh >= u.Theta
 	word, col := i18n.AUnitResting, colTextDim
 	if fires {
 		word, col = i18n.AUnitFires, colAmber
 	}
 	b = lang.Append(b[:0], word)
-	textRight(dst, sc.fButton, p.Max.X-66, p.Min.Y+27, b, col)
+	textRight(dst, fit(b, p.Max.X-66-nameEnd-12, sc.fButton, sc.faces[0].button, sc.faces[0].label), p.Max.X-66, p.Min.Y+27, b, col)
 	sc.buf = b
 }
 
@@ -847,7 +998,7 @@ func (sc *Scene) drawRUnits(dst *image.RGBA, f *session.Frame) {
 				bb = append(bb, '+')
 			}
 			bb = strconv.AppendFloat(bb, sum, 'f', 0, 64)
-			textCentred(dst, sc.fSmall, cx, b.Min.Y+82, bb, colTextDim)
+			textCentred(dst, fit(bb, b.Dx()-2, sc.fSmall, sc.faces[0].small), cx, b.Min.Y+82, bb, colTextDim)
 			sc.buf = bb
 		}
 	}
@@ -1058,13 +1209,13 @@ func (sc *Scene) drawCurve(dst *image.RGBA, f *session.Frame) {
 	textRight(dst, sc.fSmall, p.Min.X-6, p.Max.Y, "0", colTextDim)
 	if len(hist) > 0 {
 		b = lang.Append(b[:0], i18n.CurveEpoch, i18n.Int(first))
-		text(dst, sc.fSmall, p.Min.X, p.Max.Y+18, b, colTextDim)
+		end := text(dst, sc.fSmall, p.Min.X, p.Max.Y+18, b, colTextDim)
 		if len(hist) > 1 {
 			b = lang.AppendInt(b[:0], first+len(hist)-1)
-			textRight(dst, sc.fSmall, max(p.Min.X+90, p.Min.X+len(hist)*barW), p.Max.Y+18, b, colTextDim)
+			textRight(dst, sc.fSmall, max(end+12+width(sc.fSmall, b), p.Min.X+len(hist)*barW), p.Max.Y+18, b, colTextDim)
 		}
 	} else if f.EpochDone == 0 {
-		text(dst, sc.fSmall, p.Min.X+8, p.Min.Y+p.Dy()/2, sc.msg(i18n.CurveNone), colTextFaint)
+		text(dst, sc.fSmall, p.Min.X+8, p.Min.Y+p.Dy()/2, sc.msg(i18n.CurveNone), colTextUnused)
 	}
 	sc.buf = b
 }
@@ -1090,16 +1241,27 @@ func (sc *Scene) drawHighlight(dst *image.RGBA, ui *UI) {
 	frameRect(dst, r.Inset(-6), 12, 4, withAlpha(colHighlight, uint8(120+float64(120*pulse))))
 }
 
+// The description's box: its width, usual and large, and the most lines it shows.
+const (
+	tipWidth      = 560
+	tipWidthLarge = 760
+	tipLines      = 12
+)
+
 // drawTip shows what the part under the pointer is.
 func (sc *Scene) drawTip(dst *image.RGBA, f *session.Frame, ui *UI) {
 	sc.tip = sc.words.description(sc.tip[:0], sc.lang, ui.Hover, f, ui, sc)
 	if len(sc.tip) == 0 {
 		return
 	}
-	const w = 560
+	w, gap := tipWidth, 31
+	if sc.key.large {
+		w, gap = tipWidthLarge, 38
+	}
 	sc.ends = wrap(sc.fTip, sc.tip, w-32, sc.ends)
-	lines := min(len(sc.ends), 8)
-	h := 24 + lines*31
+	lines := min(len(sc.ends), tipLines)
+	sc.traceCut(len(sc.ends), tipLines)
+	h := 24 + lines*gap
 	x, y := ui.HoverAt.X+28, ui.HoverAt.Y+28
 	if x+w > Width-8 {
 		x = ui.HoverAt.X - 28 - w
@@ -1109,12 +1271,17 @@ func (sc *Scene) drawTip(dst *image.RGBA, f *session.Frame, ui *UI) {
 	}
 	x, y = max(8, x), max(8, y)
 	r := rect(x, y, w, h)
+	sc.tipAt = r
+	if tracing != nil {
+		tracing.overlay(true)
+		defer tracing.overlay(false)
+	}
 	blendRect(dst, r, colTipBack)
 	fill(dst, image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+3), colAmber)
 	start := 0
 	for i := range lines {
 		e := sc.ends[i]
-		text(dst, sc.fTip, x+16, y+32+i*31, sc.tip[start:e], colText)
+		text(dst, sc.fTip, x+16, y+32+i*gap, sc.tip[start:e], colText)
 		start = e + 1
 	}
 }
@@ -1165,6 +1332,25 @@ func (sc *Scene) partRect(p Part) (image.Rectangle, bool) {
 		}
 	case PartCurve:
 		return l.curve, true
+	case PartLanguage:
+		return l.lang, true
+	case PartLargeText:
+		return l.large, true
+	case PartHelp:
+		if p.Index == 1 {
+			return l.helpPanel, true
+		}
+		return l.help, true
+	case PartUnitPrev:
+		return l.unitPrev, true
+	case PartUnitNext:
+		return l.unitNext, true
+	case PartClear:
+		return l.clear, true
+	case PartZoomClose:
+		if sc.zoom >= 0 {
+			return l.zoomClose, true
+		}
 	}
 	return image.Rectangle{}, false
 }
@@ -1174,6 +1360,14 @@ func (sc *Scene) HitTest(p image.Point) Part {
 	l := sc.l
 	in := p.In
 	switch {
+	case sc.helpOpen && in(l.helpPanel):
+		return Part{Kind: PartHelp, Index: 1}
+	case in(l.lang):
+		return Part{Kind: PartLanguage}
+	case in(l.large):
+		return Part{Kind: PartLargeText}
+	case in(l.help):
+		return Part{Kind: PartHelp}
 	case in(l.title):
 		return Part{Kind: PartTitle}
 	case in(l.caption):

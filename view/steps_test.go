@@ -39,6 +39,8 @@ var stepSeen = map[string]struct{ region, check string }{
 	"curve":       {"curve", "curve"},
 	"highlight":   {"screen", "highlight"},
 	"tip":         {"screen", "tip"},
+	"focus":       {"screen", ""},
+	"help":        {"screen", ""},
 }
 
 // leftOut is what fails, on any of the main screens, when the scene leaves out one step.

@@ -17,6 +17,7 @@ import (
 	"github.com/mark1-perceptron/mark1/retina"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -94,6 +95,12 @@ func screens(t testing.TB) []screen {
 	out = append(out, screen{name: "attract", frame: af, ui: view.UI{Zoom: -1, Unit: 40, Attract: true,
 		Note:      "The weights are potentiometers in racks, turned by electric motors. When the answer is wrong, the motors turn the weights of the firing A-units toward the right answer: they glow amber as they turn.",
 		Highlight: view.Part{Kind: view.PartRack, Index: -1}, Elapsed: 400 * time.Millisecond}})
+
+	// The visitor's own controls: German in large text, the keyboard on the language button.
+	out = append(out, screen{name: "access", frame: before, then: f, dt: 200 * time.Millisecond,
+		ui: view.UI{Zoom: -1, Unit: 17, Lang: i18n.German, LargeText: true, Focus: view.Part{Kind: view.PartLanguage}}})
+	// The help, open in French.
+	out = append(out, screen{name: "help", frame: tf, ui: view.UI{Zoom: -1, Unit: 300, Lang: i18n.French, Help: true}})
 	return out
 }
 
