@@ -28,7 +28,8 @@ import (
 // and plugged back in), and the drawing of a frame (view's picture and the camera panel)
 // after every step. The heap must stay flat, and no frame may take over 50 ms past the
 // warm-up (not under the race detector: make race leaves it out). It runs for MARK1_SOAK (a
-// duration; 4 s when unset); a run of 15 s or more must cover at least a day of machine time (scripts/museum-test.sh runs 30 s: about 50 days).
+// duration; 4 s when unset); a run of 15 s or more must cover at least a day of machine time
+// (scripts/museum-test.sh runs 30 s: about 50 days).
 // docs/kiosk.md says how to run it for 24 hours.
 func TestSoak(t *testing.T) {
 	dur := 4 * time.Second
