@@ -33,6 +33,7 @@ import (
 	_ "github.com/mark1-perceptron/mark1/museum/internal/xgbquiet"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Options configure the window.
@@ -68,6 +69,11 @@ type Options struct {
 	// AttractPace and AttractText are the curator's (see console.Options).
 	AttractPace float64
 	AttractText string
+	// Language is the language the screen opens in and returns to at the attract mode, as a
+	// code ("de", "fr-CA"; "" or one the catalogue lacks: English); LargeText likewise for
+	// the large-text mode.
+	Language  string
+	LargeText bool
 	// Sound, when not nil, is the machine's sound, played through ebiten's audio; with
 	// SoundAfterTouch (the browser), only from the visitor's first touch.
 	Sound           *audio.Synth
@@ -128,7 +134,9 @@ func New(ctx context.Context, s *session.Session, opts Options) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{ctx: ctx, s: s, opts: opts, scene: sc, dirty: true, start: time.Now()}
-	copts := console.Options{AttractAfter: opts.AttractAfter, AttractPace: opts.AttractPace, AttractText: opts.AttractText}
+	lang, _ := i18n.Parse(opts.Language)
+	copts := console.Options{AttractAfter: opts.AttractAfter, AttractPace: opts.AttractPace, AttractText: opts.AttractText,
+		Lang: lang, LargeText: opts.LargeText}
 	if opts.Camera != nil {
 		copts.Camera = opts.Camera
 	}
@@ -279,10 +287,15 @@ func (g *Game) input(now time.Time) {
 	if g.x.staffOpen || ebiten.IsKeyPressed(ebiten.KeyControl) {
 		return
 	}
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
 	for _, k := range keys {
 		if inpututil.IsKeyJustPressed(k.key) {
+			to := k.to
+			if to == console.KeyTab && shift {
+				to = console.KeyBackTab
+			}
 			g.touchedOnce = true
-			g.con.Key(k.to, g.frame.Mode == session.Training)
+			g.con.Key(to, g.frame.Mode == session.Training)
 		}
 	}
 }
@@ -327,7 +340,11 @@ var keys = []struct {
 	{ebiten.KeyC, console.KeyC}, {ebiten.KeyArrowLeft, console.KeyLeft}, {ebiten.KeyArrowRight, console.KeyRight},
 	{ebiten.KeyEscape, console.KeyEscape}, {ebiten.Key1, console.Key1}, {ebiten.Key2, console.Key2},
 	{ebiten.Key3, console.Key3}, {ebiten.Key4, console.Key4}, {ebiten.Key5, console.Key5},
-	{ebiten.KeyS, console.KeyS}, {ebiten.KeyEnter, console.KeyS},
+	{ebiten.KeyS, console.KeyS}, {ebiten.KeyEnter, console.KeyEnter}, {ebiten.KeyNumpadEnter, console.KeyEnter},
+	{ebiten.KeyL, console.KeyL}, {ebiten.KeyH, console.KeyH}, {ebiten.KeySlash, console.KeyH}, // ? is Shift+/
+	{ebiten.KeyEqual, console.KeyPlus}, {ebiten.KeyNumpadAdd, console.KeyPlus}, // + is Shift+=
+	{ebiten.KeyMinus, console.KeyMinus}, {ebiten.KeyNumpadSubtract, console.KeyMinus},
+	{ebiten.KeyTab, console.KeyTab},
 }
 
 // cursor hides the mouse cursor when it has not moved for a few seconds (kiosk).

@@ -227,7 +227,8 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames,
 		Institution: cur.Institution, Camera: ex.feed, Orientation: cur.Screen.Orientation, Rotate: cur.Screen.Rotate,
-		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, SoundAfterTouch: browser, Monitor: ex.mon, Logf: ex.logf,
+		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, Language: cur.Language, LargeText: cur.LargeText,
+		SoundAfterTouch: browser, Monitor: ex.mon, Logf: ex.logf,
 		WindowW: cur.Screen.Width, WindowH: cur.Screen.Height}
 	if soundOn {
 		mopts.Sound = audio.New(cur.Sound.Volume)

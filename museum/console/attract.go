@@ -5,12 +5,13 @@ import (
 
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // A scene of the attract mode: a narration, the part it is about, how long it stays, and
 // what the machine does when it begins.
 type step struct {
-	say    string // "" means the experiment's historical note
+	say    i18n.Msg // NoMsg: the experiment's historical note
 	part   view.PartKind
 	index  int
 	last   time.Duration
@@ -20,7 +21,7 @@ type step struct {
 // Script is the attract mode's narration, played in a loop, one experiment after another.
 var script = []step{
 	{
-		say:  "In 1958 Frank Rosenblatt's perceptron was a program on an IBM 704 computer. In 1960 his team at the Cornell Aeronautical Laboratory showed the Mark I Perceptron, a machine that learned to recognise pictures by itself. Watch it learn.",
+		say:  i18n.AttractHistory,
 		part: view.PartTitle, last: 9 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) {
 			a.exp = (a.exp + 1) % len(view.Experiments)
@@ -31,7 +32,7 @@ var script = []step{
 		},
 	},
 	{
-		say:  "A card goes into the holder. Lamps light it and a lens focuses it onto 400 photocells, the retina. Where a cell sees the figure, its S-unit switches on and its lamp lights.",
+		say:  i18n.AttractRetina,
 		part: view.PartCell, index: -1, last: 10 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) {
 			// A machine that has already learned starts again, so that there is learning to see.
@@ -42,32 +43,32 @@ var script = []step{
 		},
 	},
 	{
-		say:  "Wires plugged at random join the photocells to 512 association units. An A-unit fires when enough of its red wires, and few enough of its blue ones, see the figure.",
+		say:  i18n.AttractAUnits,
 		part: view.PartLamp, index: -1, last: 11 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) { c.showFiringUnit(f) },
 	},
 	{
-		say:  "Each response unit adds up the weights of the A-units that fire. Its lamp lights when the sum is above zero; together the lamps spell the machine's answer.",
+		say:  i18n.AttractRUnits,
 		part: view.PartRLamp, index: -1, last: 10 * time.Second,
 	},
 	{
-		say:  "The weights are potentiometers in racks, turned by electric motors. When the answer is wrong, the motors turn the weights of the firing A-units toward the right answer: they glow amber as they turn.",
+		say:  i18n.AttractMotors,
 		part: view.PartRack, index: -1, last: 12 * time.Second,
 	},
 	{
-		say:  "That is all it does: it learns from its mistakes. Faster now: watch the mistakes of each pass through the cards fall.",
+		say:  i18n.AttractMistakes,
 		part: view.PartCurve, last: 16 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) { c.cmd.SetSpeed(100) },
 	},
 	{
-		say:  "Each map shows what an R-unit has learned: the photocells whose wires push it on in red, off in blue.",
+		say:  i18n.AttractMaps,
 		part: view.PartHeat, index: -1, last: 10 * time.Second,
 	},
 	{
 		part: view.PartAnswer, last: 10 * time.Second,
 	},
 	{
-		say:  "Your turn: touch the screen. Draw a letter on the retina with your finger and see what the machine answers, or press TRAIN.",
+		say:  i18n.AttractYourTurn,
 		part: view.PartCell, index: -1, last: 9 * time.Second,
 	},
 }
@@ -91,6 +92,9 @@ func (c *Console) startAttract(f *session.Frame) {
 	}
 	c.attract = a
 	c.UI.Attract = true
+	// The next visitor finds the curator's language and text size, and nothing open.
+	c.UI.Lang, c.UI.LargeText = c.opts.Lang, c.opts.LargeText
+	c.UI.Help, c.UI.Focus = false, view.Part{}
 	c.UI.Hover, c.UI.Pressed, c.UI.Zoom = view.Part{}, view.Part{}, -1
 	c.clearDrawing()
 }
@@ -124,12 +128,13 @@ func (a *attract) tick(c *Console, f *session.Frame) {
 	if s.action != nil {
 		s.action(c, a, f)
 	}
-	text := s.say
-	if text == "" {
+	lang := c.UI.Lang
+	if s.say == i18n.NoMsg {
 		e := view.Experiments[max(0, a.exp)%len(view.Experiments)]
-		text = e.Year + " Here it learns " + e.Title + "."
+		c.UI.Note = lang.S(i18n.AttractRecord, i18n.Str(lang.S(e.YearMsg)), i18n.Str(lang.S(e.TitleMsg)))
+	} else {
+		c.UI.Note = lang.S(s.say)
 	}
-	c.UI.Note = text
 	c.UI.Highlight = view.Part{Kind: s.part, Index: s.index}
 }
 

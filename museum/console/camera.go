@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mark1-perceptron/mark1/museum/camera"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Camera is where the console takes the camera's pictures from (a *camera.Feed).
@@ -66,11 +67,7 @@ func (c *Console) cameraReady() bool {
 		return false
 	}
 	if c.cam.status.State != camera.Live || c.cam.seq == 0 {
-		msg := c.cam.status.Message()
-		if msg == "" {
-			msg = "The camera has no picture yet."
-		}
-		c.note(msg)
+		c.say(cameraMessage(c.cam.status.State))
 		return false
 	}
 	return true
@@ -93,7 +90,7 @@ func (c *Console) showIt() {
 	c.UI.Drawing, c.drawing = nil, false
 	c.cmd.Stop()
 	c.presentCamera()
-	c.note("Your card is in the holder and the machine has answered. Is it right? Press the right answer to teach it, or SHOW IT again for a new picture.")
+	c.say(i18n.CamShown)
 }
 
 // SetCameraLive makes the retina follow the camera (the machine stops and answers every
@@ -110,7 +107,7 @@ func (c *Console) SetCameraLive(on bool) {
 		c.clearDrawing()
 		c.cmd.Stop()
 		c.presentCamera()
-		c.note("LIVE: the retina shows what the camera sees, and the machine answers as it looks. Press SHOW IT to hold a picture and teach it.")
+		c.say(i18n.CamLive)
 	}
 }
 
@@ -120,4 +117,24 @@ const ownScene = 9 * time.Second
 // sceneTime is a scene's time at the curator's pace.
 func (c *Console) sceneTime(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * c.opts.AttractPace)
+}
+
+// cameraMessage is what the visitor is told of a camera in state st, in the catalogue (the
+// same sentences as camera.Status.Message, in the screen's language).
+func cameraMessage(st camera.State) i18n.Msg {
+	switch st {
+	case camera.Starting:
+		return i18n.CamStarting
+	case camera.Missing:
+		return i18n.CamMissing
+	case camera.Busy:
+		return i18n.CamBusy
+	case camera.Unplugged:
+		return i18n.CamUnplugged
+	case camera.Denied:
+		return i18n.CamDenied
+	case camera.Failed:
+		return i18n.CamFailed
+	}
+	return i18n.CamNoPicture
 }

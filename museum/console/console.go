@@ -15,6 +15,7 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Commands are the session commands the console gives (a *session.Session has them).
@@ -34,6 +35,8 @@ type Commands interface {
 type Screen interface {
 	HitTest(p image.Point) view.Part
 	RetinaRect() image.Rectangle
+	// Controls appends the controls to dst[:0] in the order Tab visits them.
+	Controls(dst []view.Part) []view.Part
 }
 
 // Key is a key the console understands.
@@ -54,7 +57,14 @@ const (
 	Key3
 	Key4
 	Key5
-	KeyS // show the camera's picture to the machine
+	KeyS     // show the camera's picture to the machine
+	KeyL     // the next language
+	KeyPlus  // large text
+	KeyMinus // the usual text
+	KeyH     // the help, open or closed (also ?)
+	KeyTab   // the next control (the keyboard's focus)
+	KeyBackTab
+	KeyEnter // press the control in focus; with none, show the camera's picture
 )
 
 // Options tune a Console.
@@ -70,6 +80,10 @@ type Options struct {
 	AttractPace float64
 	// AttractText, when not empty, is the curator's own scene, shown first in each round.
 	AttractText string
+	// Lang is the language the screen speaks at the start and returns to when the attract
+	// mode starts; LargeText likewise for the large-text mode.
+	Lang      i18n.Lang
+	LargeText bool
 }
 
 // DefaultAttractAfter is a minute.
@@ -115,6 +129,7 @@ type Console struct {
 	frameSeq   uint64
 	unitChosen time.Time // when the visitor last chose an A-unit
 	cam        cameraDesk
+	controls   []view.Part // the screen's controls, in Tab's order
 }
 
 // unitFollows is how long an A-unit the visitor chose stays shown; after it, the plug-board
@@ -129,6 +144,7 @@ func New(cmd Commands, screen Screen, opts Options) *Console {
 	c := &Console{cmd: cmd, screen: screen, opts: opts, canvas: image.NewGray(image.Rect(0, 0, CanvasSide, CanvasSide)), nUnits: 512}
 	c.UI.Zoom = -1
 	c.UI.Unit = 0
+	c.UI.Lang, c.UI.LargeText = opts.Lang, opts.LargeText
 	c.clearCanvas()
 	if opts.Camera != nil {
 		side := opts.Camera.Side()
@@ -210,6 +226,9 @@ func (c *Console) Tick(now time.Time, f *session.Frame) {
 	}
 }
 
+// say shows message m, in the screen's language, in place of the caption for a while.
+func (c *Console) say(m i18n.Msg, args ...i18n.Arg) { c.note(c.UI.Lang.S(m, args...)) }
+
 // note shows a hint in place of the caption for a while.
 func (c *Console) note(text string) {
 	c.UI.Note, c.noteUntil = text, c.now.Add(noteFor)
@@ -248,6 +267,12 @@ func describable(p view.Part) bool {
 func (c *Console) Down(p image.Point, touch bool) {
 	if !c.touched() {
 		c.down = view.Part{}
+		return
+	}
+	c.UI.Focus = view.Part{} // the pointer takes over from the keyboard
+	if c.UI.Help {
+		// The help closes at the first touch anywhere.
+		c.UI.Help, c.down = false, view.Part{}
 		return
 	}
 	part := c.screen.HitTest(p)
@@ -293,7 +318,7 @@ func (c *Console) Up(p image.Point, touch bool) {
 func isControl(p view.Part) bool {
 	switch p.Kind {
 	case view.PartButton, view.PartRule, view.PartSpeed, view.PartExperiment, view.PartClass, view.PartClear,
-		view.PartUnitPrev, view.PartUnitNext, view.PartZoomClose:
+		view.PartUnitPrev, view.PartUnitNext, view.PartZoomClose, view.PartLanguage, view.PartLargeText, view.PartHelp:
 		return true
 	}
 	return false
@@ -317,10 +342,10 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 				c.resetArmed = time.Time{}
 				c.UI.HaveDrawing = false
 				c.cmd.Reset()
-				c.note("Every weight is back at zero: the machine has forgotten everything. Press TRAIN to watch it learn again.")
+				c.say(i18n.NoteReset)
 			} else {
 				c.resetArmed = c.now
-				c.note("Press RESET again to make the machine forget everything it has learned.")
+				c.say(i18n.NoteResetArmed)
 			}
 		}
 		return
@@ -338,7 +363,7 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 			c.UI.HaveDrawing, c.UI.Zoom = false, -1
 			c.cmd.SetExperiment(e.Name)
 			c.cmd.Train()
-			c.note(e.About)
+			c.say(e.AboutMsg)
 		}
 		return
 	case view.PartClass:
@@ -355,6 +380,17 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 		return
 	case view.PartZoomClose:
 		c.UI.Zoom = -1
+		return
+	case view.PartLanguage:
+		c.UI.Lang = c.UI.Lang.Next()
+		c.say(i18n.NoteLanguage)
+		return
+	case view.PartLargeText:
+		c.setLarge(!c.UI.LargeText)
+		return
+	case view.PartHelp:
+		c.UI.Help = !c.UI.Help && part.Index == 0
+		c.UI.Hover, c.tipUntil = view.Part{}, time.Time{}
 		return
 	case view.PartLamp:
 		if part.Index >= 0 && part.Index < c.nUnits {
@@ -384,7 +420,7 @@ func (c *Console) teach(i int) {
 	}
 	canTeachCard := c.frameMode == session.Stopped && c.frameKind != session.None
 	if !c.UI.HaveDrawing && !canTeachCard {
-		c.note("Draw a figure on the retina first, then press the right answer to teach it.")
+		c.say(i18n.NoteDrawFirst)
 		return
 	}
 	c.cmd.Teach(i)
@@ -395,8 +431,12 @@ func (c *Console) Key(k Key, training bool) {
 	if !c.touched() {
 		return
 	}
-	if k != KeyS {
+	if k != KeyS && k != KeyEnter {
 		c.cam.live = false
+	}
+	if c.UI.Help && k != KeyH {
+		c.UI.Help = false // any key closes the help (Escape, say), and does only that
+		return
 	}
 	switch k {
 	case KeySpace:
@@ -419,11 +459,74 @@ func (c *Console) Key(k Key, training bool) {
 	case KeyEscape:
 		c.UI.Zoom = -1
 		c.UI.Hover, c.tipUntil = view.Part{}, time.Time{}
+		c.UI.Focus = view.Part{}
+	case KeyL:
+		c.act(view.Part{Kind: view.PartLanguage}, image.Point{}, false)
+	case KeyPlus:
+		c.setLarge(true)
+	case KeyMinus:
+		c.setLarge(false)
+	case KeyH:
+		c.UI.Help = !c.UI.Help
+	case KeyTab, KeyBackTab:
+		c.moveFocus(k == KeyTab)
+	case KeyEnter:
+		if c.UI.Focus.Kind != view.PartNone {
+			c.press(c.UI.Focus)
+		} else {
+			c.showIt()
+		}
 	case Key1, Key2, Key3, Key4, Key5:
 		c.act(view.Part{Kind: view.PartSpeed, Index: int(k - Key1)}, image.Point{}, false)
 	case KeyS:
 		c.showIt()
 	}
+}
+
+// setLarge turns the large-text mode on or off, and says so.
+func (c *Console) setLarge(on bool) {
+	c.UI.LargeText = on
+	if on {
+		c.say(i18n.NoteLargeText)
+	} else {
+		c.say(i18n.NoteNormalText)
+	}
+}
+
+// moveFocus moves the keyboard's focus to the next control (or the previous), in the
+// screen's order, from the first (or the last) when none has it.
+func (c *Console) moveFocus(forward bool) {
+	c.controls = c.screen.Controls(c.controls)
+	n := len(c.controls)
+	if n == 0 {
+		return
+	}
+	i := -1
+	for j, p := range c.controls {
+		if p == c.UI.Focus {
+			i = j
+		}
+	}
+	switch {
+	case i < 0 && forward:
+		i = 0
+	case i < 0:
+		i = n - 1
+	case forward:
+		i = (i + 1) % n
+	default:
+		i = (i + n - 1) % n
+	}
+	c.UI.Focus = c.controls[i]
+}
+
+// press acts on a control as a tap would (from the keyboard), and shows what it is.
+func (c *Console) press(p view.Part) {
+	if p.Kind == view.PartRule {
+		c.cmd.SetRule(machine.Rule(p.Index))
+		return
+	}
+	c.act(p, image.Point{}, false)
 }
 
 func (c *Console) clearDrawing() {

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // Config is what the curator's file sets.
@@ -29,7 +31,8 @@ type Config struct {
 	Institution string   // shown in the title bar after the machine's name ("" nothing)
 	Experiments []string // offered, in order (nil: every built-in one)
 	Experiment  string   // opened on a new museum ("" the first offered)
-	Language    string   // the default language's code ("en"); kept for the translations to come
+	Language    string   // the default language's code: en, de, fr or es (a region, "de-CH", is kept)
+	LargeText   bool     // the large-text mode is on when the exhibit starts and after each visit
 	SaveEvery   time.Duration
 
 	Attract Attract
@@ -359,14 +362,24 @@ var keys = []key{
 			}
 			return err
 		}},
-	{"exhibit.language", "The language the exhibit opens in, as a code (\"en\"). Only English is written so far: this is kept for the translations.", `"en"`,
+	{"exhibit.language", "The language the exhibit opens in, and returns to when the attract mode starts: en (English), de (Deutsch), fr (Français) or es (Español); a region is allowed (\"de-CH\", \"es-419\"). Visitors choose another with the language button or the L key.", `"en"`,
 		func(c *Config, v value) error {
 			s, err := v.str()
-			if err == nil && (len(s) < 2 || len(s) > 8 || strings.ContainsAny(s, " ./")) {
-				err = fmt.Errorf("%q is not a language code (\"en\", \"fr\", \"pt-BR\")", s)
+			if err == nil {
+				if _, ok := i18n.Parse(s); !ok {
+					err = fmt.Errorf("%q is not a language the exhibit speaks: en, de, fr or es", s)
+				}
 			}
 			if err == nil {
 				c.Language = s
+			}
+			return err
+		}},
+	{"exhibit.large_text", "Whether the captions, labels and descriptions start large (for a screen seen from afar). Visitors switch with the A+ button or the + and - keys; the attract mode returns to this.", "false",
+		func(c *Config, v value) error {
+			b, err := v.boolean()
+			if err == nil {
+				c.LargeText = b
 			}
 			return err
 		}},

@@ -37,6 +37,7 @@ institution = "Museum of Computing"
 experiments = ["ef", "letters"]
 experiment = "ef"
 language = "fr"
+large_text = true
 save_every = "30m"
 [attract]
 after = "2m"
@@ -66,7 +67,7 @@ log_max_mb = 5
 		t.Fatalf("problems: %q", c.Problems)
 	}
 	want := Config{
-		Institution: "Museum of Computing", Experiments: []string{"ef", "letters"}, Experiment: "ef", Language: "fr",
+		Institution: "Museum of Computing", Experiments: []string{"ef", "letters"}, Experiment: "ef", Language: "fr", LargeText: true,
 		SaveEvery: 30 * time.Minute,
 		Attract:   Attract{After: 2 * time.Minute, Pace: 1.5, Text: "Touch me!"},
 		Sound:     Sound{On: true, Set: true, Volume: 0.25},
@@ -153,5 +154,25 @@ func TestRead(t *testing.T) {
 	c := Read(filepath.Join(t.TempDir(), "none.toml"))
 	if len(c.Problems) != 1 || !strings.Contains(c.Problems[0], "none.toml") {
 		t.Errorf("a missing file: %q", c.Problems)
+	}
+}
+
+// The language must be one the exhibit speaks (a region is allowed); another is named with
+// its line and the exhibit keeps English.
+func TestLanguage(t *testing.T) {
+	for _, c := range []struct {
+		code, want, problem string
+	}{
+		{"de", "de", ""}, {"es-419", "es-419", ""}, {"fr-CA", "fr-CA", ""},
+		{"ja", "en", "m.toml:2: exhibit.language: \"ja\" is not a language the exhibit speaks"},
+		{"english", "en", "m.toml:2: exhibit.language:"},
+	} {
+		got := Parse([]byte("[exhibit]\nlanguage = \""+c.code+"\"\n"), "m.toml")
+		if got.Language != c.want {
+			t.Errorf("%q: language %q, want %q", c.code, got.Language, c.want)
+		}
+		if c.problem == "" && len(got.Problems) > 0 || c.problem != "" && (len(got.Problems) != 1 || !strings.HasPrefix(got.Problems[0], c.problem)) {
+			t.Errorf("%q: problems %q, want %q", c.code, got.Problems, c.problem)
+		}
 	}
 }
