@@ -73,11 +73,11 @@ const (
 	MinSpeed Speed = 0.01
 )
 
-// Max is as fast as the processor goes.
-var Max = Speed(math.Inf(1))
+// Max is as fast as the processor goes (the largest Speed; +Inf means the same).
+const Max Speed = math.MaxFloat64
 
-// IsMax reports whether s is as fast as the processor goes.
-func (s Speed) IsMax() bool { return math.IsInf(float64(s), 1) }
+// IsMax reports whether s is as fast as the processor goes: Max, or +Inf.
+func (s Speed) IsMax() bool { return s >= Max }
 
 // PictureSide is the side, in pixels, of Frame.Picture: the card in the holder, as the
 // projector shows it (3 pixels per retina cell).

@@ -628,3 +628,18 @@ func TestPicture(t *testing.T) {
 		t.Errorf("picture of a 2x2 image: %d %d %d", dst[0], dst[29*60+29], dst[30*60+30])
 	}
 }
+
+// Max is a constant; +Inf, from an older caller, is as fast too; a finite speed is not.
+func TestSpeedIsMax(t *testing.T) {
+	for _, c := range []struct {
+		s    session.Speed
+		want bool
+	}{
+		{session.Max, true}, {session.Speed(math.Inf(1)), true}, {session.Historical, false},
+		{1e300, false}, {session.MinSpeed, false}, {session.Speed(math.NaN()), false},
+	} {
+		if got := c.s.IsMax(); got != c.want {
+			t.Errorf("Speed(%v).IsMax() = %v, want %v", float64(c.s), got, c.want)
+		}
+	}
+}
