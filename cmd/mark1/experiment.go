@@ -41,7 +41,7 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	var of outFlags
 	of.register(fs)
 	seed := fs.Uint64("seed", 1, "first seed: the conditions' machines and cards use SEED, SEED+1, ...")
-	seeds := fs.Int("seeds", 0, "machines per condition (0: the experiment's own number)")
+	seeds := fs.intRange("seeds", 0, 0, 1000, "machines per condition (0: the experiment's own number)")
 	quick := fs.Bool("quick", false, "fewer cards, epochs and machines: a first look in seconds, not the record's conditions")
 	var lit float64
 	if e.Name == "figure4" {
@@ -52,9 +52,6 @@ func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	}
-	if *seeds < 0 || *seeds > 1000 {
-		return usageErr(fmt.Sprintf("--seeds %d: want 0..1000", *seeds))
 	}
 	if e.Name == "figure4" && !(lit > 0 && lit < 1) {
 		return usageErr(fmt.Sprintf("--lit %v: want a fraction between 0 and 1", lit))

@@ -15,6 +15,42 @@ import (
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
+// bound is the range lo..hi an integer flag's value must lie in.
+type bound struct {
+	name   string
+	p      *int
+	lo, hi int
+}
+
+// intRange defines an int flag, as Int does, whose value must lie in lo..hi: parse refuses
+// one outside with "--name V: want lo..hi". The flag is an int flag like any other (-h lists
+// it so); def must lie in the range.
+func (f *flagSet) intRange(name string, def, lo, hi int, usage string) *int {
+	p := new(int)
+	f.intRangeVar(p, name, def, lo, hi, usage)
+	return p
+}
+
+// intRangeVar is intRange storing the value in p.
+func (f *flagSet) intRangeVar(p *int, name string, def, lo, hi int, usage string) {
+	if def < lo || def > hi {
+		panic(fmt.Sprintf("mark1: --%s: default %d outside %d..%d", name, def, lo, hi))
+	}
+	f.IntVar(p, name, def, usage)
+	f.bounds = append(f.bounds, bound{name, p, lo, hi})
+}
+
+// checkBounds refuses the first intRange flag, in the order they were defined, whose value is
+// outside its range.
+func (f *flagSet) checkBounds() error {
+	for _, b := range f.bounds {
+		if v := *b.p; v < b.lo || v > b.hi {
+			return usageErr(fmt.Sprintf("--%s %d: want %d..%d", b.name, v, b.lo, b.hi))
+		}
+	}
+	return nil
+}
+
 // setList is a repeatable --set KEY=VALUE flag.
 type setList []string
 

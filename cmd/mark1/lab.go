@@ -91,15 +91,12 @@ type outFlags struct {
 func (o *outFlags) register(fs *flagSet) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.out, "out", "", "write everything the run makes into this new (or empty) folder: index.html, report.json, CSV tables, PNG figures and their data")
-	fs.IntVar(&o.workers, "workers", 0, "runs at once (0: one per core); the numbers do not depend on it")
+	fs.intRangeVar(&o.workers, "workers", 0, 0, 1024, "runs at once (0: one per core); the numbers do not depend on it")
 }
 
 // check refuses, before any work, an --out that cannot be a new folder to write in: a file, a
 // folder that does not hold nothing, or a path whose folder does not exist.
 func (o *outFlags) check() error {
-	if o.workers < 0 || o.workers > 1024 {
-		return usageErr(fmt.Sprintf("--workers %d: want 0..1024", o.workers))
-	}
 	if o.out == "" {
 		return nil
 	}
@@ -275,8 +272,8 @@ func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs 
 	c.of.register(c.fs)
 	c.fs.StringVar(&c.data, "data", data, "cards to train on: builtin:NAME, gen:KIND[,key=value...], idx:IMAGES,LABELS or a folder")
 	c.fs.StringVar(&c.test, "test", test, "cards to test on (same forms; \"none\" for none; the default only goes with the default --data)")
-	c.fs.IntVar(&c.epochs, "epochs", epochs, "most epochs of training")
-	c.fs.IntVar(&c.seeds, "seeds", 3, "machines per condition, seeds SEED, SEED+1, ... (flaws, aunits); figures are medians")
+	c.fs.intRangeVar(&c.epochs, "epochs", epochs, 1, 100000, "most epochs of training")
+	c.fs.intRangeVar(&c.seeds, "seeds", 3, 1, 1000, "machines per condition, seeds SEED, SEED+1, ... (flaws, aunits); figures are medians")
 	return c
 }
 
@@ -293,14 +290,6 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 		return
 	}
 	if err = c.of.check(); err != nil {
-		return
-	}
-	if c.epochs < 1 || c.epochs > 100000 {
-		err = usageErr(fmt.Sprintf("--epochs %d: want 1..100000", c.epochs))
-		return
-	}
-	if c.seeds < 1 || c.seeds > 1000 {
-		err = usageErr(fmt.Sprintf("--seeds %d: want 1..1000", c.seeds))
 		return
 	}
 	for _, f := range []string{"r-units", "coding"} {
@@ -448,9 +437,9 @@ func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
 	of.register(fs)
 	var mf machineFlags
 	mf.register(fs)
-	problems := fs.Int("problems", 200, "random separable problems")
-	dim := fs.Int("dim", 10, "features of each problem")
-	points := fs.Int("points", 100, "samples of each problem")
+	problems := fs.intRange("problems", 200, 1, 100000, "random separable problems")
+	dim := fs.intRange("dim", 10, 1, 1000, "features of each problem")
+	points := fs.intRange("points", 100, 2, 100000, "samples of each problem")
 	margin := fs.Float64("margin", 0.05, "least distance of a sample from the planted hyperplane, 0 < G < 0.5")
 	noCards := fs.Bool("no-cards", false, "leave out the Mark I's own problems (the built-in two-class sets through its A-units)")
 	var quick bool
@@ -464,12 +453,6 @@ func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case fs.NArg() > 0:
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *problems < 1 || *problems > 100000:
-		return usageErr(fmt.Sprintf("--problems %d: want 1..100000", *problems))
-	case *dim < 1 || *dim > 1000:
-		return usageErr(fmt.Sprintf("--dim %d: want 1..1000", *dim))
-	case *points < 2 || *points > 100000:
-		return usageErr(fmt.Sprintf("--points %d: want 2..100000", *points))
 	case !(*margin > 0 && *margin < 0.5):
 		return usageErr(fmt.Sprintf("--margin %v: want 0 < G < 0.5", *margin))
 	}
@@ -492,8 +475,8 @@ func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error
 	of.register(fs)
 	var mf machineFlags
 	mf.register(fs)
-	epochs := fs.Int("epochs", 100, "epochs of the perceptron and the pocket")
-	cards := fs.Int("cards", 400, "connectedness cards to train on, and as many new ones to test on")
+	epochs := fs.intRange("epochs", 100, 2, 100000, "epochs of the perceptron and the pocket")
+	cards := fs.intRange("cards", 400, 2, 20000, "connectedness cards to train on, and as many new ones to test on")
 	var quick bool
 	addQuick(fs, &quick)
 	if err := fs.parse(args); err != nil {
@@ -502,13 +485,8 @@ func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error
 	if err := checkQuick(fs, quick); err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *epochs < 2 || *epochs > 100000:
-		return usageErr(fmt.Sprintf("--epochs %d: want 2..100000", *epochs))
-	case *cards < 2 || *cards > 20000:
-		return usageErr(fmt.Sprintf("--cards %d: want 2..20000", *cards))
 	}
 	if err := of.check(); err != nil {
 		return err
@@ -526,8 +504,8 @@ func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lab "+name, "[--draws N] [--outliers N] [--seed N] [--quick]", stdout)
 	var of outFlags
 	of.register(fs)
-	draws := fs.Int("draws", 20, "random draws of the data")
-	outliers := fs.Int("outliers", 10, "outlying samples added")
+	draws := fs.intRange("draws", 20, 1, 10000, "random draws of the data")
+	outliers := fs.intRange("outliers", 10, 1, 10000, "outlying samples added")
 	seed := fs.Uint64("seed", 1, "first seed")
 	var quick bool
 	addQuick(fs, &quick)
@@ -540,10 +518,6 @@ func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case fs.NArg() > 0:
 		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *draws < 1 || *draws > 10000:
-		return usageErr(fmt.Sprintf("--draws %d: want 1..10000", *draws))
-	case *outliers < 1 || *outliers > 10000:
-		return usageErr(fmt.Sprintf("--outliers %d: want 1..10000", *outliers))
 	case *seed == 0:
 		return usageErr("--seed 0: seeds start at 1")
 	}
@@ -606,9 +580,6 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		}
 		if err := c.of.check(); err != nil {
 			return err
-		}
-		if c.epochs < 1 || c.epochs > 100000 {
-			return usageErr(fmt.Sprintf("--epochs %d: want 1..100000", c.epochs))
 		}
 		train, err := loadProblem(c.data, "--data")
 		if err != nil {

@@ -43,7 +43,7 @@ func (t *traceFlags) register(fs *flagSet) {
 	fs.StringVar(&t.eta, "eta", "1", "the increment eta (a number such as 1, 0.5 or 1/2)")
 	fs.StringVar(&t.margin, "margin", "0", "the margin rule's b >= 0")
 	fs.StringVar(&t.zero, "at-zero", "wrong", "what a score w.x of exactly 0 answers: wrong (a mistake for either label), +1 or -1")
-	fs.IntVar(&t.epochs, "epochs", 100, "most epochs (the trace stops at an epoch that meets every sample, or when the weights cycle)")
+	fs.intRangeVar(&t.epochs, "epochs", 100, 1, trace.MaxPresentations, "most epochs (the trace stops at an epoch that meets every sample, or when the weights cycle)")
 }
 
 // load reads the data and the rule's settings the flags give.
@@ -70,8 +70,6 @@ func (t *traceFlags) load(fs *flagSet) (*trace.Data, trace.Config, error) {
 		return nil, c, usageErr("--margin goes with --rule margin")
 	case fs.given("at-zero") && c.Rule == trace.Margin:
 		return nil, c, usageErr("--at-zero: the margin rule meets a sample when y w.x > b; no answer at zero to choose")
-	case t.epochs < 1 || t.epochs > trace.MaxPresentations:
-		return nil, c, usageErr(fmt.Sprintf("--epochs %d: want 1..%d", t.epochs, trace.MaxPresentations))
 	}
 	c.Epochs = t.epochs
 	if t.init != "" {
@@ -188,16 +186,11 @@ func labLoss(name string, args []string, stdout, stderr io.Writer) error {
 	var seed uint64
 	var quick bool
 	return courseRun(name, "[--points N] [--epochs N] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
-		fs.IntVar(&points, "points", 40, "integer samples of each problem")
-		fs.IntVar(&epochs, "epochs", 20, "most epochs of the fixed-increment rule")
+		fs.intRangeVar(&points, "points", 40, 2, 1000, "integer samples of each problem")
+		fs.intRangeVar(&epochs, "epochs", 20, 1, 1000, "most epochs of the fixed-increment rule")
 		fs.Uint64Var(&seed, "seed", 1, "the problems' seed")
 	}, func(fs *flagSet) (*report.Report, error) {
-		switch {
-		case points < 2 || points > 1000:
-			return nil, usageErr(fmt.Sprintf("--points %d: want 2..1000", points))
-		case epochs < 1 || epochs > 1000:
-			return nil, usageErr(fmt.Sprintf("--epochs %d: want 1..1000", epochs))
-		case seed == 0:
+		if seed == 0 {
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
 		c := course.LossConfig{Points: points, Epochs: epochs, Seed: seed}
@@ -218,14 +211,12 @@ func labRegions(name string, args []string, stdout, stderr io.Writer) error {
 	var quick bool
 	return courseRun(name, "[--method lsq|perceptron] [--classes K] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.StringVar(&method, "method", "lsq", "how the discriminants are fitted: lsq (least squares) or perceptron (fixed increment)")
-		fs.IntVar(&k, "classes", 3, "classes: blobs on a circle")
+		fs.intRangeVar(&k, "classes", 3, 3, 8, "classes: blobs on a circle")
 		fs.Uint64Var(&seed, "seed", 1, "the blobs' seed")
 	}, func(fs *flagSet) (*report.Report, error) {
 		switch {
 		case method != "lsq" && method != "perceptron":
 			return nil, usageErr(fmt.Sprintf("--method %q: want lsq or perceptron", method))
-		case k < 3 || k > 8:
-			return nil, usageErr(fmt.Sprintf("--classes %d: want 3..8", k))
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
@@ -244,16 +235,12 @@ func labMasking(name string, args []string, stdout, stderr io.Writer) error {
 	var seed uint64
 	var quick bool
 	return courseRun(name, "[--n N] [--middle N] [--noise S] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
-		fs.IntVar(&n, "n", 30, "samples of the low and the high class")
-		fs.IntVar(&middle, "middle", 20, "samples of the middle class")
+		fs.intRangeVar(&n, "n", 30, 2, 10000, "samples of the low and the high class")
+		fs.intRangeVar(&middle, "middle", 20, 2, 10000, "samples of the middle class")
 		fs.Float64Var(&noise, "noise", 0.7, "the classes' standard deviation")
 		fs.Uint64Var(&seed, "seed", 1, "the samples' seed")
 	}, func(fs *flagSet) (*report.Report, error) {
 		switch {
-		case n < 2 || n > 10000:
-			return nil, usageErr(fmt.Sprintf("--n %d: want 2..10000", n))
-		case middle < 2 || middle > 10000:
-			return nil, usageErr(fmt.Sprintf("--middle %d: want 2..10000", middle))
 		case !(noise > 0 && noise <= 10):
 			return nil, usageErr(fmt.Sprintf("--noise %v: want 0 < S <= 10", noise))
 		case seed == 0:
@@ -272,11 +259,8 @@ func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
 	var epochs int
 	var quick bool
 	return courseRun(name, "[--epochs N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
-		fs.IntVar(&epochs, "epochs", 1000, "most epochs of the rule on each truth table")
+		fs.intRangeVar(&epochs, "epochs", 1000, 1, 10000, "most epochs of the rule on each truth table")
 	}, func(fs *flagSet) (*report.Report, error) {
-		if epochs < 1 || epochs > 10000 {
-			return nil, usageErr(fmt.Sprintf("--epochs %d: want 1..10000", epochs))
-		}
 		r, results, err := course.BooleanReport(epochs)
 		if err == nil && quick {
 			r.Checks = course.BooleanChecks(results)
@@ -291,13 +275,10 @@ func labDigits(name string, args []string, stdout, stderr io.Writer) error {
 	var seed uint64
 	var quick bool
 	return courseRun(name, "[--updates N] [--seed N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
-		fs.IntVar(&updates, "updates", 1000, "updates of the perceptron (and the pocket beside it)")
+		fs.intRangeVar(&updates, "updates", 1000, 1, 100000, "updates of the perceptron (and the pocket beside it)")
 		fs.Uint64Var(&seed, "seed", 1, "the seed of the digits drawn for the updates")
 	}, func(fs *flagSet) (*report.Report, error) {
-		switch {
-		case updates < 1 || updates > 100000:
-			return nil, usageErr(fmt.Sprintf("--updates %d: want 1..100000", updates))
-		case seed == 0:
+		if seed == 0 {
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
 		r, curve, err := course.PocketDigits(course.PocketConfig{Updates: updates, Seed: seed})

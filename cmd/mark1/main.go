@@ -76,15 +76,16 @@ func program() *cli.Program {
 // on standard output.
 type flagSet struct {
 	*flag.FlagSet
-	args string
-	out  io.Writer
+	args   string
+	out    io.Writer
+	bounds []bound // the ranges of the intRange flags
 }
 
 func newFlags(name, args string, stdout io.Writer) *flagSet {
 	fs := flag.NewFlagSet("mark1 "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	return &flagSet{fs, args, stdout}
+	return &flagSet{FlagSet: fs, args: args, out: stdout}
 }
 
 // given reports whether the flag name was set on the command line.
@@ -98,7 +99,7 @@ func (f *flagSet) parse(args []string) error {
 	err := f.Parse(args)
 	switch {
 	case err == nil:
-		return nil
+		return f.checkBounds()
 	case errors.Is(err, flag.ErrHelp):
 		cli.FlagUsage(f.out, f.FlagSet, f.args, f.printDefaults)
 		return err
