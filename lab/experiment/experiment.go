@@ -1,33 +1,23 @@
 // Package experiment reproduces the Mark I Perceptron's reported experiments on the emulator,
-// each beside the figure history reports (see Historical), and holds the lab's
-// demonstrations of the lecture notes' ideas: the perceptron convergence theorem, the
-// perceptron cycling on data no line separates while the pocket keeps its best, least squares
-// and outliers, the analog machine's flaws one at a time, forgetting, why random A-units help,
-// and what each R-unit has learned.
+// each beside the figure history reports (see Historical), with its source named and whether
+// it is primary, secondary or assumed. The lab's lessons on the lecture notes' ideas are
+// package lab/lesson.
 //
 // Every experiment returns a report.Report: its conditions, the record beside the measured
-// figure with the gap explained, tables, and figures (learning curves, decision boundaries,
-// receptive fields). Runs over seeds and conditions go on all cores (lab.Parallel) and give
-// the same numbers every time.
+// figure with the gap explained, tables, and figures (learning curves, receptive fields).
+// Runs over seeds and conditions go on all cores (lab.Parallel) and give the same numbers
+// every time.
 package experiment
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/images"
-	"github.com/mark1-perceptron/mark1/images/builtin"
 	"github.com/mark1-perceptron/mark1/images/gen"
-	"github.com/mark1-perceptron/mark1/internal/english"
-	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/report"
-	"github.com/mark1-perceptron/mark1/machine"
 )
 
 // Settings are the knobs every historical experiment shares.
@@ -121,34 +111,6 @@ func Find(name string) (Experiment, bool) {
 	return Experiment{}, false
 }
 
-// progress counts jobs done for Settings.Progress.
-type progress struct {
-	mu          sync.Mutex
-	done, total int
-	f           func(done, total int)
-}
-
-func newProgress(f func(int, int), total int) *progress { return &progress{total: total, f: f} }
-
-func (p *progress) add(n int) {
-	if p == nil || p.f == nil {
-		return
-	}
-	p.mu.Lock()
-	p.done += n
-	p.f(min(p.done, p.total), p.total)
-	p.mu.Unlock()
-}
-
-// genSet draws a generated set.
-func genSet(spec string) (*images.Set, error) {
-	s, err := gen.Parse(spec)
-	if err != nil {
-		return nil, err
-	}
-	return gen.Generate(s)
-}
-
 // subset returns the cards of set at the indices, as a new set.
 func subset(set *images.Set, name string, idx []int) *images.Set {
 	out := &images.Set{Name: name, Classes: set.Classes}
@@ -156,102 +118,6 @@ func subset(set *images.Set, name string, idx []int) *images.Set {
 		out.Cards = append(out.Cards, set.Cards[i])
 	}
 	return out
-}
-
-func loadBuiltin(name string) (*images.Set, error) {
-	s, err := builtin.Load(name)
-	if err != nil {
-		return nil, err
-	}
-	s.Name = "builtin:" + name
-	return s, nil
-}
-
-// median returns the median of v (the mean of the middle two for an even count), NaN for none.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return float64(s[n/2-1]+s[n/2]) / 2
-}
-
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
-}
-
-// pct formats a fraction as a percentage.
-func pct(f float64) string {
-	if math.IsNaN(f) {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f%%", float64(100*f))
-}
-
-// spread formats the median and range of fractions as percentages: "97.5% (95.0-99.0%)".
-func spread(v []float64) string {
-	if len(v) == 0 {
-		return "-"
-	}
-	if slices.Min(v) == slices.Max(v) {
-		return pct(v[0])
-	}
-	return fmt.Sprintf("%s (%s-%s)", pct(median(v)), strings.TrimSuffix(pct(slices.Min(v)), "%"), pct(slices.Max(v)))
-}
-
-// mediansNote begins a table's note: how its figures sum up the n machines (wirings, ...) of
-// each condition, what naming one of them.
-func mediansNote(n int, what string) string {
-	if n == 1 {
-		return fmt.Sprintf("One %s per condition: its own figures, no medians or ranges (--seeds 3 or more gives them).", what)
-	}
-	return fmt.Sprintf("Medians over the %s, ranges in brackets.", english.Count(n, what))
-}
-
-// medianOf returns s, the words that say a figure is a median, when there are n > 1 machines to
-// take it over, and "" for one.
-func medianOf(n int, s string) string {
-	if n == 1 {
-		return ""
-	}
-	return s
-}
-
-// perCondition says how many machines each condition has and their seeds, with what the seed
-// draws: "3 (seeds 1-3: wiring, noise); figures are medians", "1 (seed 1: wiring, noise)".
-func perCondition(n int, first uint64, draws string) string {
-	s := fmt.Sprintf("%d (%s", n, english.Span("seed", first, n))
-	if draws != "" {
-		s += draws
-	}
-	s += ")"
-	if n > 1 {
-		s += "; figures are medians"
-	}
-	return s
-}
-
-// describeMachine says what a machine configuration is, for the conditions.
-func describeMachine(c machine.Config) string {
-	flaws := "every analog flaw on"
-	if c.IsIdeal() {
-		flaws = "ideal (no analog flaw)"
-	}
-	rule := c.Rule.String() + " rule"
-	if c.Rule == machine.Alpha {
-		// The 1958 paper's alpha system gains on every reinforcement; the machine's is the 1962 one.
-		rule = "alpha rule (error correction, its 1962 sense)"
-	}
-	return fmt.Sprintf("%s A-units (x, y, theta) = (%d, %d, %d), %s, %s, %s", thousands(c.MarkI.AUnits), c.MarkI.Exc, c.MarkI.Inh, c.MarkI.Theta, english.Count(c.RUnits, "R-unit"), rule, flaws)
 }
 
 // timed runs f and records its wall time in the report.
@@ -262,73 +128,6 @@ func timed(f func() (*report.Report, error)) (*report.Report, error) {
 		r.Seconds = time.Since(start).Seconds()
 	}
 	return r, err
-}
-
-// evalPoint is an evaluation of a copy of the machine after an epoch: the error rate on each
-// deck evaluated.
-type evalPoint struct {
-	Epoch int       `json:"epoch"`
-	Err   []float64 `json:"error"`
-}
-
-// everyEpoch evaluates after every epoch.
-func everyEpoch(int) bool { return true }
-
-// logEpochs evaluates after every epoch up to 20, then every 5th up to 100, every 20th after
-// (and at the epochs listed): enough for curves on a logarithmic axis, at a fraction of the
-// cost (a machine's copy is not free).
-func logEpochs(also ...int) func(int) bool {
-	return func(e int) bool {
-		for _, a := range also {
-			if e == a {
-				return true
-			}
-		}
-		return e <= 20 || (e <= 100 && e%5 == 0) || e%20 == 0
-	}
-}
-
-// trainCurve trains m on deck for at most maxEpochs, stopping after the first errorless epoch
-// unless keepGoing, and after each epoch evalAt accepts (and the last) evaluates m on each of
-// eval in turn (lab.Evaluate: a copy of an analog machine). It returns the mistakes made while training in each epoch, and the
-// evaluations.
-func trainCurve(ctx context.Context, m *machine.Machine, deck *machine.Deck, maxEpochs int, keepGoing bool, evalAt func(int) bool, eval ...*machine.Deck) (mistakes []int, evals []evalPoint, err error) {
-	for e := 1; e <= maxEpochs; e++ {
-		st := m.Epoch(deck, func(int) bool { return ctx.Err() == nil })
-		if st.Stopped {
-			return nil, nil, ctx.Err()
-		}
-		mistakes = append(mistakes, st.Mistakes)
-		last := e == maxEpochs || (st.Mistakes == 0 && !keepGoing)
-		if len(eval) > 0 && (last || evalAt(e)) {
-			res, err := lab.Evaluate(m, eval...)
-			if err != nil {
-				return nil, nil, err
-			}
-			pt := evalPoint{Epoch: e}
-			for _, r := range res {
-				pt.Err = append(pt.Err, float64(r.Cards-r.Correct)/float64(r.Cards))
-			}
-			evals = append(evals, pt)
-		}
-		if last {
-			break
-		}
-	}
-	return mistakes, evals, m.Err()
-}
-
-// errAt returns the error on deck i of the last evaluation at or before epoch e (the machine
-// stays as it is once training stops), or of the first one.
-func errAt(evals []evalPoint, e, i int) float64 {
-	v := evals[0].Err[i]
-	for _, p := range evals {
-		if p.Epoch > e {
-			break
-		}
-		v = p.Err[i]
-	}
-	return v
 }
 
 var inf = math.Inf(1)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -128,8 +129,8 @@ func figure4(ctx context.Context, s Settings) (*report.Report, error) {
 			jobs = append(jobs, figure4Job{p[0], p[1], th, k})
 		}
 	}
-	prog := newProgress(s.Progress, len(jobs)+1)
-	measured, err := lab.Parallel(ctx, len(jobs), s.Workers, func(int) { prog.add(1) }, func(ctx context.Context, j int) (float64, error) {
+	prog := kit.NewProgress(s.Progress, len(jobs)+1)
+	measured, err := lab.Parallel(ctx, len(jobs), s.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, j int) (float64, error) {
 		return figure4Measure(s.seed(), jobs[j], units, patterns)
 	})
 	if err != nil {
@@ -139,7 +140,7 @@ func figure4(ctx context.Context, s Settings) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog.add(1)
+	prog.Add(1)
 
 	rep := &report.Report{Name: "figure4", Title: "Rosenblatt 1958, figure 4: the probability that an A-unit fires"}
 	rep.Summary = fmt.Sprintf("An A-unit with x excitatory and y inhibitory connections fires when at least theta more excitatory than inhibitory ones are lit. Rosenblatt's figure 4 plots P_a, the probability that it fires, against R, the proportion of the retina illuminated (0 to 0.5), taking each connection to be lit independently (a binomial law), in three panels: the mixture of excitatory and inhibitory connections, the threshold, and both for mixtures about half inhibitory. The emulator wires %d A-units of each kind at random and shows them %d random patterns with exactly the cells of each R lit; a second figure is the cross-section at R = %g against the threshold.", units, patterns, r)
@@ -243,10 +244,10 @@ func figure4(ctx context.Context, s Settings) (*report.Report, error) {
 	})
 	if s.Quick {
 		rep.Checks = append(rep.Checks,
-			check("largest deviation of a measured P_a from the exact formula, in standard errors", worstZ, 0, 5, "a unit wired or thresholded otherwise than the formula: tens or hundreds"),
-			check("P_a(R = 0.5) / P_a(R = 0.1) measured for (x, y, theta) = (10, 0, 6)", mExc, 300, 20000, "a board that ignores the lit cells: about 1"),
-			check("the same for (5, 5, 1): flattened, as the paper says", mMix, 1, 1.5, "inhibitory plugs that do not inhibit: near (10, 0, 1)'s 1.5"),
-			check("mean fraction of the Mark I's (7, 4, 2) A-units firing on the built-in cards", cards.measured, 0.01, 0.3, "none firing: 0"))
+			kit.Check("largest deviation of a measured P_a from the exact formula, in standard errors", worstZ, 0, 5, "a unit wired or thresholded otherwise than the formula: tens or hundreds"),
+			kit.Check("P_a(R = 0.5) / P_a(R = 0.1) measured for (x, y, theta) = (10, 0, 6)", mExc, 300, 20000, "a board that ignores the lit cells: about 1"),
+			kit.Check("the same for (5, 5, 1): flattened, as the paper says", mMix, 1, 1.5, "inhibitory plugs that do not inhibit: near (10, 0, 1)'s 1.5"),
+			kit.Check("mean fraction of the Mark I's (7, 4, 2) A-units firing on the built-in cards", cards.measured, 0.01, 0.3, "none firing: 0"))
 	}
 	rep.Data = map[string]any{"r": r, "lit_cells": k, "units": units, "patterns": patterns, "curves_r": figure4R, "measured": measured}
 	return rep, nil
@@ -314,7 +315,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 		Caption: "points: one card each; line: Rosenblatt's P_a for independent connections"}
 	var allM, allT []float64
 	for si, name := range []string{"letters", "letters2", "shapes"} {
-		set, err := loadBuiltin(name)
+		set, err := kit.LoadBuiltin(name)
 		if err != nil {
 			return out, err
 		}
@@ -345,7 +346,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 				out.above++
 			}
 		}
-		out.table.AddRow(set.Name, mean(rs), mean(acts), mean(theory))
+		out.table.AddRow(set.Name, kit.Mean(rs), kit.Mean(acts), kit.Mean(theory))
 		out.fig.Series = append(out.fig.Series, pts)
 	}
 	line := plot.Series{Name: "theory", Style: 6}
@@ -355,7 +356,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 	}
 	out.fig.Series = append(out.fig.Series, line)
 	out.cards = len(allM)
-	out.measured, out.theory = mean(allM), mean(allT)
+	out.measured, out.theory = kit.Mean(allM), kit.Mean(allT)
 	sq := 0.0
 	for i := range allM {
 		d := allM[i] - allT[i]

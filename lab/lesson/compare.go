@@ -1,4 +1,4 @@
-package experiment
+package lesson
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
@@ -64,13 +65,13 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	for i, run := range runs {
 		te := "-"
 		if run.TestError != nil {
-			te = pct(*run.TestError)
+			te = kit.Pct(*run.TestError)
 		}
 		epochs, converged := fmt.Sprint(run.Epochs), fmt.Sprint(run.Converged)
 		if run.ClosedForm() {
 			epochs, converged = "-", "-"
 		}
-		table.AddRow(run.Method, pct(run.TrainError), te, run.Corrections, epochs, converged, fmt.Sprintf("%.2g", run.Seconds))
+		table.AddRow(run.Method, kit.Pct(run.TrainError), te, run.Corrections, epochs, converged, fmt.Sprintf("%.2g", run.Seconds))
 		if run.Epochs == 0 {
 			train.Series = append(train.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{run.TrainError, run.TrainError}, Dashed: true, Style: i + 1})
 			if run.TestError != nil {
@@ -121,7 +122,7 @@ func compareNote(runs []lab.Run, closed, iterative, variable []string) string {
 		if m.Rule != "mark1" || m.Flaws == "none" || !run.Converged || run.TrainError == 0 {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%s: its last epoch made no correction, yet %s of the training cards come out wrong when shown again: the analog machine answers each presentation afresh (its photocells' noise, their after-image of the card before, its pots' drift), so a card near the threshold can fall either way (the ideal mark1 answers the same every time).", run.Method, pct(run.TrainError)))
+		notes = append(notes, fmt.Sprintf("%s: its last epoch made no correction, yet %s of the training cards come out wrong when shown again: the analog machine answers each presentation afresh (its photocells' noise, their after-image of the card before, its pots' drift), so a card near the threshold can fall either way (the ideal mark1 answers the same every time).", run.Method, kit.Pct(run.TrainError)))
 	}
 	notes = append(notes, "The seconds are wall time on this computer: the one column that changes from run to run.")
 	return strings.Join(notes, " ")

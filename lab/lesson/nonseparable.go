@@ -1,4 +1,4 @@
-package experiment
+package lesson
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/problem"
@@ -79,11 +80,11 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 	if err != nil {
 		return nil, err
 	}
-	train, err := genSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed))
+	train, err := kit.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed))
 	if err != nil {
 		return nil, err
 	}
-	test, err := genSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed+1000))
+	test, err := kit.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed+1000))
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +105,8 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		cases = append(cases, nsCase{name, fmt.Sprintf("%s: Minsky and Papert's figure, four strokes joined at each end by a switch, connected when the switches differ; %d cards to train, %d new ones to test (gen:connected)", what, c.Cards, c.Cards), p.Train, p.Test})
 	}
-	prog := newProgress(c.Progress, len(cases))
-	runs, err := lab.Parallel(ctx, len(cases), c.Workers, func(int) { prog.add(1) }, func(ctx context.Context, i int) (nsRun, error) {
+	prog := kit.NewProgress(c.Progress, len(cases))
+	runs, err := lab.Parallel(ctx, len(cases), c.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, i int) (nsRun, error) {
 		return nonSeparableRun(ctx, cases[i], c.Epochs, c.Seed)
 	})
 	if err != nil {
@@ -139,19 +140,19 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		tp, tpk, tl := "-", "-", "-"
 		if cs.test != nil {
-			tp, tpk, tl = pct(run.TestP[len(run.TestP)-1]), pct(run.TestPocket[len(run.TestPocket)-1]), pct(run.LSQTest)
+			tp, tpk, tl = kit.Pct(run.TestP[len(run.TestP)-1]), kit.Pct(run.TestPocket[len(run.TestPocket)-1]), kit.Pct(run.LSQTest)
 		}
-		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
+		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), kit.Pct(lo), kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]))
 		if withCorr == len(run.Corrections) && run.LSQ == 0 {
 			// No convergence is no proof: least squares' weights separate these samples.
-			note = fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, not converging in them, although these %d training samples are separable (least squares' weights answer every one right): the margin is too narrow for so few epochs. Over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), cs.train.Len(), pct(lo), pct(hi), pct(run.Pocket[len(run.Pocket)-1]))
+			note = fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, not converging in them, although these %d training samples are separable (least squares' weights answer every one right): the margin is too narrow for so few epochs. Over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), cs.train.Len(), kit.Pct(lo), kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]))
 		}
 		if withCorr < len(run.Corrections) {
 			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %s.", cs.name, cs.train.Len(), cs.train.Dim(), english.Count(withCorr, "epoch"))
 		}
 		if cs.test != nil {
 			te := run.TestP[len(run.TestP)-1]
-			note += fmt.Sprintf(" On %d new cards it errs on %s (the pocket %s, least squares %s; guessing errs on 50%%): ", cs.test.Len(), pct(te), pct(run.TestPocket[len(run.TestPocket)-1]), pct(run.LSQTest))
+			note += fmt.Sprintf(" On %d new cards it errs on %s (the pocket %s, least squares %s; guessing errs on 50%%): ", cs.test.Len(), kit.Pct(te), kit.Pct(run.TestPocket[len(run.TestPocket)-1]), kit.Pct(run.LSQTest))
 			if te >= 0.4 {
 				note += "hardly better than guessing; what it learned is not connectedness."
 			} else {
@@ -159,8 +160,8 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 			}
 		}
 		r.Notes = append(r.Notes, note)
-		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), pct(run.Perceptron[len(run.Perceptron)-1]),
-			pct(lo)+" to "+pct(hi), pct(run.Pocket[len(run.Pocket)-1]), rose, pct(run.LSQ), tp, tpk, tl)
+		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), kit.Pct(run.Perceptron[len(run.Perceptron)-1]),
+			kit.Pct(lo)+" to "+kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]), rose, kit.Pct(run.LSQ), tp, tpk, tl)
 		fig := &plot.Figure{Name: cs.name, Title: "Training error, " + cs.name, XLabel: "epoch", YLabel: "error", YMin: 0, YMax: 0.75,
 			Caption: "the perceptron's current weights (solid) against the pocket's (dashed); least squares as a level"}
 		var xs []float64
@@ -214,13 +215,13 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		xr, au, px := runs[0], runs[3], runs[2]
 		r.Checks = append(r.Checks,
-			check("XOR: epochs with corrections (fraction)", withCorrections(xr), 1, 1, "a perceptron that stops: below 1"),
-			check("epochs in which a pocket's training error rose (every problem)", rises, 0, 0, "a pocket without its ratchet: some"),
-			check("XOR: the pocket's final training error", xr.Pocket[len(xr.Pocket)-1], 0.2, 0.3, "a pocket that keeps the last weights: up to 0.6"),
-			check("XOR: the perceptron's highest training error over the last half", slices.Max(xr.Perceptron[len(xr.Perceptron)/2:]), 0.35, 1, "a perceptron that settles: about 0.25"),
-			check("connectedness through 512 A-units: the perceptron's final training error (separable)", au.Perceptron[len(au.Perceptron)-1], 0, 0, "a perceptron that never learns: about 0.5"),
-			check("connectedness through 512 A-units: test error", au.TestP[len(au.TestP)-1], 0.2, 0.5, "tested on the training cards: 0"),
-			check("connectedness on the pixels: test error", px.TestP[len(px.TestP)-1], 0.35, 0.65, "tested on the training cards: below 0.3"))
+			kit.Check("XOR: epochs with corrections (fraction)", withCorrections(xr), 1, 1, "a perceptron that stops: below 1"),
+			kit.Check("epochs in which a pocket's training error rose (every problem)", rises, 0, 0, "a pocket without its ratchet: some"),
+			kit.Check("XOR: the pocket's final training error", xr.Pocket[len(xr.Pocket)-1], 0.2, 0.3, "a pocket that keeps the last weights: up to 0.6"),
+			kit.Check("XOR: the perceptron's highest training error over the last half", slices.Max(xr.Perceptron[len(xr.Perceptron)/2:]), 0.35, 1, "a perceptron that settles: about 0.25"),
+			kit.Check("connectedness through 512 A-units: the perceptron's final training error (separable)", au.Perceptron[len(au.Perceptron)-1], 0, 0, "a perceptron that never learns: about 0.5"),
+			kit.Check("connectedness through 512 A-units: test error", au.TestP[len(au.TestP)-1], 0.2, 0.5, "tested on the training cards: 0"),
+			kit.Check("connectedness on the pixels: test error", px.TestP[len(px.TestP)-1], 0.35, 0.65, "tested on the training cards: below 0.3"))
 	}
 	r.Data = map[string]any{"cases": nsNames(cases), "runs": runs}
 	r.Seconds = time.Since(start).Seconds()

@@ -1,0 +1,152 @@
+package lesson
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/machine"
+)
+
+// holdChecks fails the test for a report without checks or with a figure out of its band.
+func holdChecks(t *testing.T, name string, r *report.Report) {
+	t.Helper()
+	if len(r.Checks) == 0 {
+		t.Errorf("%s: a quick run without checks", name)
+	}
+	for _, c := range r.Checks {
+		if !c.Within() {
+			t.Errorf("%s: %s = %g, outside %g to %g", name, c.What, c.Value, c.Min, c.Max)
+		}
+	}
+}
+
+// TestLessons runs the lab's demonstrations small and checks what a student must see.
+func TestLessons(t *testing.T) {
+	ctx := context.Background()
+	nov, err := Novikoff(ctx, NovikoffConfig{Problems: 20, Points: 40, Dim: 5, Cards: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range nov.Data.([]novikoffRow) {
+		if row.Gamma > 0 && float64(row.Corrections) > row.Bound {
+			t.Fatalf("%s: %d corrections over the bound %v", row.Name, row.Corrections, row.Bound)
+		}
+		if strings.HasPrefix(row.Name, "random") && (row.Gamma <= 0 || !row.Converged) {
+			t.Fatalf("%s: a separable problem without a bound: %+v", row.Name, row)
+		}
+	}
+	ns, err := NonSeparable(ctx, NonSeparableConfig{Epochs: 30, Cards: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := ns.Data.(map[string]any)["runs"].([]nsRun)
+	for i, run := range runs[:2] { // XOR and parity: never converge; the pocket never worsens
+		for e, n := range run.Corrections {
+			if n == 0 {
+				t.Fatalf("case %d: epoch %d without a correction", i, e+1)
+			}
+			if e > 0 && run.Pocket[e] > run.Pocket[e-1] {
+				t.Fatalf("case %d: the pocket's error rose at epoch %d", i, e+1)
+			}
+		}
+		if run.Pocket[len(run.Pocket)-1] > run.LSQ+1e-9 && i == 0 {
+			t.Logf("xor: pocket %v, least squares %v", run.Pocket[len(run.Pocket)-1], run.LSQ)
+		}
+	}
+	out, err := Outliers(ctx, OutliersConfig{Draws: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := out.Data.(map[string]any)["errors_per_draw"].([][][2]float64)
+	lsqWorse, percWorse := 0.0, 0.0
+	for _, d := range errs {
+		lsqWorse += d[0][1] - d[0][0]
+		percWorse += d[3][1] - d[3][0]
+	}
+	if lsqWorse <= 0 || percWorse > lsqWorse {
+		t.Fatalf("outliers: least squares worse by %v, perceptron by %v", lsqWorse, percWorse)
+	}
+}
+
+// TestCardLessons runs the demonstrations on the Mark I itself on small sets.
+func TestCardLessons(t *testing.T) {
+	ctx := context.Background()
+	train, _ := builtin.Load("ef")
+	train.Name = "builtin:ef"
+	cfg := machine.Default()
+	cfg.MarkI.AUnits = 128
+	c := CardsConfig{Train: train, Test: train, Machine: cfg, Epochs: 4, Seeds: 1}
+	fl, err := Flaws(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fl.Tables[0].Rows) != len(machine.Flaws())+2 {
+		t.Fatalf("flaws: %d rows", len(fl.Tables[0].Rows))
+	}
+	// gamma alone acts with nothing: identical to the ideal machine.
+	for _, row := range fl.Tables[0].Rows {
+		if row[0] == "gamma" && !strings.Contains(row[5], "no effect") {
+			t.Fatalf("gamma alone: %q", row)
+		}
+	}
+	fg, err := Forget(ctx, ForgetConfig{CardsConfig: c, Hours: []float64{10, 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := fg.Data.([][]forgetRow)
+	ideal := rows[3]
+	if ideal[0].Drift != 0 || ideal[2].Drift != 0 || ideal[2].TrainError != ideal[0].TrainError {
+		t.Fatalf("the ideal machine drifted: %+v", ideal)
+	}
+	if all := rows[0]; all[2].Drift <= all[1].Drift || all[1].Drift <= 0 {
+		t.Fatalf("drift does not grow with time: %+v", all)
+	}
+	au, err := AUnits(ctx, AUnitsConfig{CardsConfig: c, Counts: []int{64}})
+	if err != nil || len(au.Tables[0].Rows) != 2 {
+		t.Fatalf("aunits: %v", err)
+	}
+	fi, err := Fields(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := fi.Figures[0].Grids; len(g) != 1 || len(g[0].Values) != 400 {
+		t.Fatalf("fields: %d maps", len(g))
+	}
+}
+
+// TestDemoQuickChecks runs every demonstration's quick run (mark1 lab DEMO --quick): each
+// carries checks, and every figure it checks stays in its band.
+func TestDemoQuickChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	ctx := context.Background()
+	cards := CardsConfig{Quick: true}
+	runs := []struct {
+		name string
+		run  func() (*report.Report, error)
+	}{
+		{"novikoff", func() (*report.Report, error) { return Novikoff(ctx, NovikoffConfig{Quick: true}) }},
+		{"nonseparable", func() (*report.Report, error) { return NonSeparable(ctx, NonSeparableConfig{Quick: true}) }},
+		{"outliers", func() (*report.Report, error) { return Outliers(ctx, OutliersConfig{Quick: true}) }},
+		{"flaws", func() (*report.Report, error) { return Flaws(ctx, cards) }},
+		{"forget", func() (*report.Report, error) { return Forget(ctx, ForgetConfig{CardsConfig: cards}) }},
+		{"aunits", func() (*report.Report, error) { return AUnits(ctx, AUnitsConfig{CardsConfig: cards}) }},
+		{"fields", func() (*report.Report, error) { return Fields(ctx, cards) }},
+	}
+	for _, d := range runs {
+		r, err := d.run()
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		if testing.Verbose() {
+			for _, c := range r.Checks {
+				t.Logf("%s: %s = %.4g [%g, %g]", d.name, c.What, c.Value, c.Min, c.Max)
+			}
+		}
+		holdChecks(t, d.name+" --quick", r)
+	}
+}
