@@ -35,7 +35,7 @@ func gammaWander(t *testing.T, p Params, n, steps int) float64 {
 // TestGammaWander measures how far the rack total of the wipers wanders under the gamma rule,
 // which conserves the commanded travel only: zero (to rounding) with every flaw off, not zero
 // under backlash alone or the defaults. The runs are seeded, so the wander is the same on every
-// run: the figures doc.go quotes (want, to three significant digits) are asserted.
+// run: the figures docs/potentiometer.md quotes (want, to three significant digits) are asserted.
 func TestGammaWander(t *testing.T) {
 	const n, steps = 512, 20000
 	backlash := NeutralParams()
@@ -65,7 +65,7 @@ func TestGammaWander(t *testing.T) {
 				t.Errorf("wander %v, want 0 (to rounding)", w)
 			}
 			if got := fmt.Sprintf("%.3g", w); got != tt.want {
-				t.Errorf("wander %s increments, want %s (the figure doc.go quotes: change both after a deliberate change of the model)", got, tt.want)
+				t.Errorf("wander %s increments, want %s (the figure docs/potentiometer.md quotes: change both after a deliberate change of the model)", got, tt.want)
 			}
 		})
 	}
