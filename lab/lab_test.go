@@ -47,7 +47,7 @@ func TestIdealMachineIsThePerceptron(t *testing.T) {
 		// And the weights: the machine's pots are the perceptron's weights.
 		multi := q.Classifier.(*learn.Multi)
 		for r, u := range multi.Units {
-			if !slices.Equal(m.Machine.Weights(r), u.W) {
+			if !slices.Equal(m.Machine.Weights(nil, r), u.W) {
 				t.Fatalf("%s: R-unit %d's pots differ from the perceptron's weights", set, r)
 			}
 		}

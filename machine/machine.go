@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/mark1-perceptron/mark1/patchboard"
@@ -179,10 +180,12 @@ func BuildBoard(cfg Config) (*patchboard.Board, error) {
 // Config returns the machine's configuration (Board is the wiring in use).
 func (m *Machine) Config() Config { return m.cfg }
 
-// Classes returns the class labels in class-number order.
+// Classes returns the class labels in class-number order: the machine's own slice, fixed at
+// New, which the caller must not change.
 func (m *Machine) Classes() []string { return m.classes }
 
-// Codes returns the code table: Codes()[class][r] is +1, -1 or 0 (neutral).
+// Codes returns the code table: Codes()[class][r] is +1, -1 or 0 (neutral). It is the
+// machine's own table, fixed at New, which the caller must not change.
 func (m *Machine) Codes() [][]int8 { return m.codes }
 
 // Coding returns the coding in use: CodingOneHot, CodingBinary or CodingTable. It is what
@@ -296,15 +299,18 @@ func (m *Machine) Presentations() uint64 {
 // Observe sets the observer told of every presentation (nil for none).
 func (m *Machine) Observe(o Observer) { m.obs = o }
 
-// Weights returns R-unit r's pot readings: A-units first, then the bias, in increments.
-func (m *Machine) Weights(r int) []float64 {
-	w := make([]float64, m.board.Len()+1)
+// Weights appends R-unit r's pot readings to dst and returns it: A-units first, then the
+// bias, in increments. With a dst of capacity A-units + 1 it does not allocate.
+func (m *Machine) Weights(dst []float64, r int) []float64 {
+	n := len(dst)
+	dst = slices.Grow(dst, m.board.Len()+1)[:n+m.board.Len()+1]
+	w := dst[n:]
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.racks[r].Readings(w); err != nil {
 		m.fail(r, err)
 	}
-	return w
+	return dst
 }
 
 // LastS returns the S-unit states of the last presentation. Like LastA and LastSums, it

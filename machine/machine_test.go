@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,7 +156,7 @@ func TestIdealIsTextbook(t *testing.T) {
 			w, bias := textbook(feats, classes, m.Codes(), tt.epochs)
 			n := m.AUnits()
 			for u := range m.RUnits() {
-				got := m.Weights(u)
+				got := m.Weights(nil, u)
 				if got[n] != float64(bias[u]) {
 					t.Fatalf("R%d bias = %v, textbook %d", u, got[n], bias[u])
 				}
@@ -198,7 +199,7 @@ func TestRules(t *testing.T) {
 					// The gamma system conserves each rack's total.
 					for r := range m.RUnits() {
 						sum := 0.0
-						for _, v := range m.Weights(r) {
+						for _, v := range m.Weights(nil, r) {
 							sum += v
 						}
 						if e == 0 && r >= len(total) {
@@ -260,7 +261,7 @@ func TestMovesMirrorWeights(t *testing.T) {
 				m.Epoch(deck, nil)
 			}
 			for r := range mirror {
-				w := m.Weights(r)
+				w := m.Weights(nil, r)
 				for i := range w {
 					if math.Abs(w[i]-mirror[r][i]) > 1e-9 {
 						t.Fatalf("R%d pot %d: machine %v, mirrored moves %v", r, i, w[i], mirror[r][i])
@@ -666,3 +667,22 @@ func BenchmarkLearningAnalog(b *testing.B) { benchLearning(b, false) }
 // BenchmarkConvergedIdeal and BenchmarkConvergedAnalog: presentations once learned.
 func BenchmarkConvergedIdeal(b *testing.B)  { benchConverged(b, true) }
 func BenchmarkConvergedAnalog(b *testing.B) { benchConverged(b, false) }
+
+// Weights appends to dst: what dst held stays in front, and with room enough it allocates
+// nothing.
+func TestWeightsAppends(t *testing.T) {
+	m, deck := newMachine(t, Default().Ideal(), loadSet(t, "ef"))
+	m.Epoch(deck, nil)
+	want := m.Weights(nil, 1)
+	if len(want) != m.AUnits()+1 {
+		t.Fatalf("%d readings, want %d", len(want), m.AUnits()+1)
+	}
+	got := m.Weights([]float64{-7}, 1)
+	if got[0] != -7 || !slices.Equal(got[1:], want) {
+		t.Errorf("appended readings differ, or the prefix was lost: %v", got[:3])
+	}
+	buf := make([]float64, 0, len(want))
+	if n := testing.AllocsPerRun(20, func() { buf = m.Weights(buf[:0], 1) }); n != 0 {
+		t.Errorf("Weights into a large enough dst: %v allocations", n)
+	}
+}

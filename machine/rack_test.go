@@ -39,7 +39,7 @@ func TestHardwareRack(t *testing.T) {
 			t.Fatalf("epochs differ: simulated %+v, hardware %+v", a, b)
 		}
 	}
-	w := sim.Weights(0)
+	w := sim.Weights(nil, 0)
 	for i, v := range fake.W {
 		if v != w[i] {
 			t.Fatalf("pot %d: hardware %v, simulated %v", i, v, w[i])

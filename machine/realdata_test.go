@@ -173,7 +173,7 @@ func TestResume(t *testing.T) {
 			resumed.Epoch(d3, nil)
 		}
 		for r := range straight.RUnits() {
-			a, b := straight.Weights(r), resumed.Weights(r)
+			a, b := straight.Weights(nil, r), resumed.Weights(nil, r)
 			for i := range a {
 				if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
 					t.Fatalf("ideal=%v: R%d weight %d: %v straight, %v resumed", ideal, r, i, a[i], b[i])

@@ -289,7 +289,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	}
 	if info.Mode == "loop" && fatal == nil {
 		for r := range m.RUnits() {
-			rep.ReadBack = append(rep.ReadBack, m.Weights(r))
+			rep.ReadBack = append(rep.ReadBack, m.Weights(nil, r))
 		}
 	}
 	switch {

@@ -237,7 +237,7 @@ func cmdWeights(args []string, stdout, _ io.Writer) error {
 	}
 	bw.WriteByte('\n')
 	for r := range m.RUnits() {
-		w := m.Weights(r)
+		w := m.Weights(nil, r)
 		bw.WriteString(strconv.Itoa(r))
 		bw.WriteByte(',')
 		bw.WriteString(formatWeight(w[n]))

@@ -61,7 +61,7 @@ func TestLoopLearns(t *testing.T) {
 	}
 	// The machine's weights are the read-back ones: not the integers it drove to, but within
 	// the tolerance of them.
-	w := m.Weights(0)
+	w := m.Weights(nil, 0)
 	targets := make([]float64, len(w))
 	racks[0].Targets(targets)
 	offInteger, far := 0, 0
@@ -160,7 +160,7 @@ func TestLoopFaults(t *testing.T) {
 	}
 	targets := make([]float64, racks[0].Len())
 	racks[0].Targets(targets)
-	w := m.Weights(0)
+	w := m.Weights(nil, 0)
 	for i := range w {
 		if math.Abs(w[i]-targets[i]) > h.Rig().Tolerance+0.01 {
 			t.Errorf("pot %d reads %.3f, target %.3f: a correction was lost", i, w[i], targets[i])

@@ -459,7 +459,7 @@ func errorRate(r machine.Result) float64 {
 func potReadings(m *machine.Machine) []float64 {
 	var out []float64
 	for r := range m.RUnits() {
-		out = append(out, m.Weights(r)...)
+		out = m.Weights(out, r)
 	}
 	return out
 }

@@ -190,7 +190,7 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	table := &report.Table{Name: "fields", Title: "The R-units", Columns: []string{"R-unit", "on for", "off for", "bias", "largest cell", "smallest cell"}}
 	codes := m.Codes()
 	for u := range m.RUnits() {
-		w := m.Weights(u)
+		w := m.Weights(nil, u)
 		f, err := lab.ReceptiveField(board, w)
 		if err != nil {
 			return nil, err
@@ -245,7 +245,7 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	r.Figures = append(r.Figures, fields, means)
 	if c.Quick {
 		quickNote(r, "left against right, builtin:leftright, trained until errorless (at most 100 epochs)")
-		f, err := lab.ReceptiveField(board, m.Weights(0))
+		f, err := lab.ReceptiveField(board, m.Weights(nil, 0))
 		if err != nil {
 			return nil, err
 		}

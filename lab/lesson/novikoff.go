@@ -267,7 +267,7 @@ func novikoffCards(ctx context.Context, base machine.Config, name string) (novik
 	row.Gamma, row.Bound = separatingMargin(d.X, y, nil)
 	if row.Converged {
 		// The machine's own weights separate the samples too.
-		w := learn.Linear{W: m.Weights(0)}
+		w := learn.Linear{W: m.Weights(nil, 0)}
 		if g := learn.Margin(w, d.X, y); g > row.Gamma {
 			row.Gamma, row.Bound = g, learn.NovikoffBound(row.R, g)
 		}
