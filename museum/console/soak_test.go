@@ -175,6 +175,15 @@ func TestSoak(t *testing.T) {
 	var sampledAt []int // the frames drawn when each sample was taken
 	frames, attracts := 0, 0
 	lastSample := start
+	// A sample every 24th of the run, looked for after every frame drawn (the idle stretches'
+	// too: on a loaded machine one of them can take most of a short run).
+	sample := func() {
+		if time.Since(lastSample) >= dur/24 {
+			samples = append(samples, heap())
+			sampledAt = append(sampledAt, len(frameTimes))
+			lastSample = time.Now()
+		}
+	}
 	for i := 0; time.Since(start) < dur; i++ {
 		if i%40 == 0 {
 			acts[(i/40)%len(acts)]()
@@ -190,6 +199,7 @@ func TestSoak(t *testing.T) {
 		if i == 5 || i%1500 == 700 {
 			for range 150 {
 				frame()
+				sample()
 			}
 			if con.Attracting() {
 				attracts++
@@ -205,11 +215,7 @@ func TestSoak(t *testing.T) {
 			presentations += f.Machine.Count
 		}
 		lastCount = f.Machine.Count
-		if time.Since(lastSample) >= dur/24 {
-			samples = append(samples, heap())
-			sampledAt = append(sampledAt, len(frameTimes))
-			lastSample = time.Now()
-		}
+		sample()
 	}
 	if len(samples) < 6 {
 		t.Fatalf("only %d heap samples in %v: too few to tell a flat heap (MARK1_SOAK: run longer)", len(samples), dur)
