@@ -49,9 +49,9 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 				w &= lastWord // S-units 0..399 only
 			}
 			for w != 0 {
-				i := wi<<6 | bits.TrailingZeros64(w)
-				w &= w - 1
-				for _, t := range to[start[i]:start[i+1]] {
+				var i, j int
+				i, j, w = run(w, wi)
+				for _, t := range to[start[i]:start[j]] {
 					ctr[t]++
 				}
 			}
@@ -64,9 +64,9 @@ func (b *Board) Fire(s *retina.Bits, dst []uint64, active []uint16) []uint16 {
 				w &= lastWord
 			}
 			for w != 0 {
-				i := wi<<6 | bits.TrailingZeros64(w)
-				w &= w - 1
-				for _, t := range to[start[i]:start[i+1]] {
+				var i, j int
+				i, j, w = run(w, wi)
+				for _, t := range to[start[i]:start[j]] {
 					ctr[t]--
 				}
 			}
@@ -112,12 +112,12 @@ func (c *compiled) fire8(s *retina.Bits, dst []uint64, active []uint16, units in
 				w &= lastWord
 			}
 			for w != 0 {
-				i := wi<<6 | bits.TrailingZeros64(w)
-				w &= w - 1
-				for _, a := range c.eTo[c.eStart[i]:c.eStart[i+1]] {
+				var i, j int
+				i, j, w = run(w, wi)
+				for _, a := range c.eTo[c.eStart[i]:c.eStart[j]] {
 					ctr[a]++
 				}
-				for _, a := range c.iTo[c.iStart[i]:c.iStart[i+1]] {
+				for _, a := range c.iTo[c.iStart[i]:c.iStart[j]] {
 					ctr[a]--
 				}
 			}
@@ -130,12 +130,12 @@ func (c *compiled) fire8(s *retina.Bits, dst []uint64, active []uint16, units in
 				w &= lastWord
 			}
 			for w != 0 {
-				i := wi<<6 | bits.TrailingZeros64(w)
-				w &= w - 1
-				for _, a := range c.eTo[c.eStart[i]:c.eStart[i+1]] {
+				var i, j int
+				i, j, w = run(w, wi)
+				for _, a := range c.eTo[c.eStart[i]:c.eStart[j]] {
 					ctr[a]--
 				}
-				for _, a := range c.iTo[c.iStart[i]:c.iStart[i+1]] {
+				for _, a := range c.iTo[c.iStart[i]:c.iStart[j]] {
 					ctr[a]++
 				}
 			}
@@ -161,4 +161,15 @@ func (c *compiled) fire8(s *retina.Bits, dst []uint64, active []uint16, units in
 		}
 	}
 	return active
+}
+
+// run returns the lowest run of set bits of w != 0, word wi of the S-units, as the S-units
+// [i, j), and w without it. The plugs of consecutive S-units are consecutive in the compiled
+// lists, so a run is one pass over each list: a figure's stroke lights cells side by side, and
+// a branch mispredicted at the end of every S-unit's short list costs more than its steps.
+func run(w uint64, wi int) (i, j int, rest uint64) {
+	lo := bits.TrailingZeros64(w)
+	n := bits.TrailingZeros64(^(w >> uint(lo)))
+	i = wi<<6 | lo
+	return i, i + n, w & (w + w&-w)
 }
