@@ -335,6 +335,7 @@ func (g *Game) updatePanels(now time.Time) bool {
 		st := &g.x.panelSt
 		st.Picture, st.Seq, st.Status = g.con.CameraPicture()
 		st.Live, st.Pressed = g.con.CameraLive(), g.x.pressed
+		st.Lang = g.con.UI.Lang
 		if g.x.panel.Draw(st) {
 			g.x.panelImg.WritePixels(g.x.panel.Image().Pix)
 			changed = true

@@ -4,6 +4,7 @@ import (
 	"image"
 
 	"github.com/mark1-perceptron/mark1/museum/camera"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // PanelPart is a control of the camera panel.
@@ -24,6 +25,7 @@ type PanelState struct {
 	Picture *image.Gray // the camera's square picture
 	Live    bool        // the retina follows the camera
 	Pressed PanelPart
+	Lang    i18n.Lang // the language the screen speaks
 }
 
 // chrome is what, changed, makes the panel draw everything again.
@@ -33,6 +35,7 @@ type chrome struct {
 	live    bool
 	pressed PanelPart
 	fresh   bool // the picture arrived (the first one)
+	lang    i18n.Lang
 }
 
 // Panel draws the camera panel: the camera's picture as the card holder would take it, SHOW
@@ -45,7 +48,7 @@ type Panel struct {
 	done bool
 
 	pic, show, live image.Rectangle
-	hint, hintFits  int          // the hint drawn (an index of panelHints, -1: none) and the lines it had
+	hint, hintFits  int          // the hint drawn (an index of PanelHints, -1: none) and the lines it had
 	xs              []int        // the source column of each of the picture's columns
 	lut             [256][4]byte // a level's colour, as paper and ink
 }
@@ -89,7 +92,7 @@ func (p *Panel) HitTest(q image.Point) PanelPart {
 // Draw brings the panel up to st and reports whether its picture changed.
 func (p *Panel) Draw(st *PanelState) bool {
 	live := st.Status.State == camera.Live && st.Seq > 0
-	c := chrome{state: st.Status.State, msg: st.Status.Message(), live: st.Live, pressed: st.Pressed, fresh: live}
+	c := chrome{state: st.Status.State, msg: CameraMessage(st.Status.State, st.Lang), live: st.Live, pressed: st.Pressed, fresh: live, lang: st.Lang}
 	changed := false
 	if !p.done || c != p.last {
 		p.drawChrome(st, c)
@@ -110,13 +113,14 @@ func (p *Panel) drawChrome(st *PanelState, c chrome) {
 	fill(dst, b, colBack)
 	fill(dst, b.Inset(8), colPanel)
 	frame(dst, b.Inset(8), 1, colEdge)
-	text(dst, face(1, 17), 24, 34, "THE CAMERA: YOUR CARD", colHeading)
+	l := c.lang
+	text(dst, face(1, 17), 24, 34, l.S(i18n.CamPanelTitle), colHeading)
 	if !c.fresh {
 		fill(dst, p.pic, colBack)
 		frame(dst, p.pic, 2, colEdge)
 		msg := c.msg
 		if msg == "" {
-			msg = "No picture yet."
+			msg = l.S(i18n.CamPanelNoPicture)
 		}
 		wrap(dst, face(0, 20), p.pic.Min.X+14, p.pic.Min.Y+40, p.pic.Dx()-28, 27, 8, msg, colAmber)
 	}
@@ -125,22 +129,22 @@ func (p *Panel) drawChrome(st *PanelState, c chrome) {
 		edge = colAmber
 	}
 	frame(dst, p.pic.Inset(-4), 3, edge)
-	status, col := "SHOW IT puts it in the card holder", colDim
+	status, col := l.S(i18n.CamPanelShowPuts), colDim
 	if c.live {
-		status, col = "LIVE: the retina shows it", colAmber
+		status, col = l.S(i18n.CamPanelLive), colAmber
 	}
 	text(dst, face(0, 17), p.pic.Min.X, p.pic.Max.Y+28, status, col)
-	button(dst, p.show, "SHOW IT", c.fresh, c.pressed == PanelShow, 26)
-	liveLabel := "LIVE ON THE RETINA"
+	button(dst, p.show, l.S(i18n.CamButtonShow), c.fresh, c.pressed == PanelShow, 26)
+	liveLabel := l.S(i18n.CamButtonLive)
 	if c.live {
-		liveLabel = "STOP LIVE"
+		liveLabel = l.S(i18n.CamButtonStopLive)
 	}
 	button(dst, p.live, liveLabel, c.live, c.pressed == PanelLive || c.pressed == PanelPicture, 18)
 	fits := max(0, (dst.Rect.Max.Y-16-(p.live.Max.Y+34))/24+1) // the lines that fit
 	say := ""
 	p.hint, p.hintFits = -1, fits
-	for i, s := range panelHints {
-		if lines(face(0, 18), p.show.Dx(), s) <= fits {
+	for i, m := range PanelHints {
+		if s := l.S(m); lines(face(0, 18), p.show.Dx(), s) <= fits {
 			say, p.hint = s, i
 			break
 		}
@@ -148,12 +152,31 @@ func (p *Panel) drawChrome(st *PanelState, c chrome) {
 	wrap(dst, face(0, 18), p.show.Min.X, p.live.Max.Y+34, p.show.Dx(), 24, fits, say, colDim)
 }
 
-// panelHints are what the panel tells the visitor under its buttons, longest first: the
+// PanelHints are what the panel tells the visitor under its buttons, longest first: the
 // longest that fits whole is drawn (none when none fits).
-var panelHints = []string{
-	"Draw a letter or a shape in thick black pen on white paper. Hold it up close, so that the paper fills the picture, and press SHOW IT (or the S key): the machine answers, and you can teach it with the keys below.",
-	"Hold your drawing up close, then press SHOW IT.",
-	"Hold it close: SHOW IT.",
+var PanelHints = []i18n.Msg{i18n.CamPanelHint, i18n.CamPanelHintShort, i18n.CamPanelHintShortest}
+
+// CameraMessage is what the visitor is told, in the language l, of a camera in state st ("":
+// nothing to tell): camera.Status.Message's sentences, from the catalogue.
+func CameraMessage(st camera.State, l i18n.Lang) string {
+	m := i18n.Msg(0)
+	switch st {
+	case camera.Starting:
+		m = i18n.CamStarting
+	case camera.Missing:
+		m = i18n.CamMissing
+	case camera.Busy:
+		m = i18n.CamBusy
+	case camera.Unplugged:
+		m = i18n.CamUnplugged
+	case camera.Denied:
+		m = i18n.CamDenied
+	case camera.Failed:
+		m = i18n.CamFailed
+	default:
+		return ""
+	}
+	return l.S(m)
 }
 
 // drawPicture draws the camera's square picture, as paper and ink like a card.

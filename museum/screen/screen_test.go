@@ -2,6 +2,7 @@ package screen
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/mark1-perceptron/mark1/museum/health"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // scene returns a scene that has drawn a letters machine (for its hit tests).
@@ -236,27 +238,81 @@ func TestPanel(t *testing.T) {
 	}
 }
 
-// TestPanelHintWhole: in every layout with a camera, the panel tells the visitor what to do in
-// a hint drawn whole (the longest that fits), never cut off at the panel's bottom.
+// TestPanelHintWhole: in every layout with a camera and in every language, the panel tells
+// the visitor what to do in a hint drawn whole (the longest that fits), never cut off at the
+// panel's bottom.
 func TestPanelHintWhole(t *testing.T) {
 	for _, o := range allLayouts() {
 		if !o.Camera || o.Rotate != 0 {
 			continue
 		}
+		for lang := range i18n.NumLangs {
+			l := New(o)
+			p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
+			p.Draw(&PanelState{Status: camera.Status{State: camera.Live}, Lang: lang})
+			if p.hint < 0 {
+				t.Errorf("%+v, %s: panel %v: no hint fits", o, lang.Code(), l.Panel.Size())
+				continue
+			}
+			if n := lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint])); n > p.hintFits {
+				t.Errorf("%+v, %s: the hint takes %d lines, %d fit", o, lang.Code(), n, p.hintFits)
+			}
+			if p.hint > 0 && lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint-1])) <= p.hintFits {
+				t.Errorf("%+v, %s: hint %d drawn, a longer one fits", o, lang.Code(), p.hint)
+			}
+			t.Logf("%+v, %s: panel %v: hint %d (%d lines fit)", o, lang.Code(), l.Panel.Size(), p.hint, p.hintFits)
+		}
+	}
+}
+
+// TestPanelSpeaksEveryLanguage: the camera panel's words come from the catalogue in the
+// screen's language, and each fits its place in the landscape and the portrait panel (the
+// title and the line under the picture within the panel's frame, a button's label within its
+// button, the camera's message within the picture's square), measured with the panel's fonts.
+// A language changed redraws the panel.
+func TestPanelSpeaksEveryLanguage(t *testing.T) {
+	for _, o := range []Options{{Camera: true}, {Camera: true, Portrait: true}} {
 		l := New(o)
-		p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
-		p.Draw(&PanelState{Status: camera.Status{State: camera.Live}})
-		if p.hint < 0 {
-			t.Errorf("%+v: panel %v: no hint fits", o, l.Panel.Size())
-			continue
+		for lang := range i18n.NumLangs {
+			p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
+			inner := p.img.Rect.Dx() - 8 - 16 // the frame's inside, right of the text's left edge (24)
+			fits := func(what string, w, room int) {
+				if w > room {
+					t.Errorf("%+v, %s: %s is %d px wide, its place %d", o, lang.Code(), what, w, room)
+				}
+			}
+			fits("the title", width(face(1, 17), lang.S(i18n.CamPanelTitle)), inner)
+			for _, m := range []i18n.Msg{i18n.CamPanelShowPuts, i18n.CamPanelLive} {
+				fits(fmt.Sprint("the line ", m), width(face(0, 17), lang.S(m)), p.img.Rect.Dx()-8-p.pic.Min.X)
+			}
+			fits("SHOW IT", width(face(1, 26), lang.S(i18n.CamButtonShow)), p.show.Dx()-16)
+			for _, m := range []i18n.Msg{i18n.CamButtonLive, i18n.CamButtonStopLive} {
+				fits(fmt.Sprint("the button ", m), width(face(1, 18), lang.S(m)), p.live.Dx()-16)
+			}
+			for st := camera.Starting; st <= camera.Failed; st++ {
+				msg := CameraMessage(st, lang)
+				if st == camera.Live {
+					msg = lang.S(i18n.CamPanelNoPicture)
+				}
+				if msg == "" {
+					t.Errorf("%s: camera state %v: no message", lang.Code(), st)
+					continue
+				}
+				if n := lines(face(0, 20), p.pic.Dx()-28, msg); n > 8 || 40+n*27 > p.pic.Dy() {
+					t.Errorf("%+v, %s: %q takes %d lines in a %d px square", o, lang.Code(), msg, n, p.pic.Dy())
+				}
+			}
+			// Drawn in this language, then in another: the picture changes.
+			st := &PanelState{Status: camera.Status{State: camera.Live}, Lang: lang} // no message of the camera's: the words alone change
+			p.Draw(st)
+			st.Lang = (lang + 1) % i18n.NumLangs
+			if !p.Draw(st) {
+				t.Errorf("%s: a new language did not redraw the panel", lang.Code())
+			}
 		}
-		if n := lines(face(0, 18), p.show.Dx(), panelHints[p.hint]); n > p.hintFits {
-			t.Errorf("%+v: the hint takes %d lines, %d fit", o, n, p.hintFits)
-		}
-		if p.hint > 0 && lines(face(0, 18), p.show.Dx(), panelHints[p.hint-1]) <= p.hintFits {
-			t.Errorf("%+v: hint %d drawn, a longer one fits", o, p.hint)
-		}
-		t.Logf("%+v: panel %v: hint %d (%d lines fit)", o, l.Panel.Size(), p.hint, p.hintFits)
+	}
+	if CameraMessage(camera.Missing, i18n.German) == CameraMessage(camera.Missing, i18n.English) {
+		t.Error("the camera's message is the same in German and English")
 	}
 }
 

@@ -182,6 +182,9 @@ const (
 	CamPanelNotSeen
 	CamPanelLive
 	CamPanelHint
+	CamPanelHintShort    // the hint where the long one does not fit
+	CamPanelHintShortest // the hint where neither fits
+	CamPanelShowPuts     // under the picture: what SHOW IT does
 	CamButtonShow
 	CamButtonLive
 	CamButtonStopLive
