@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	mscreen "github.com/mark1-perceptron/mark1/museum/screen"
 	"github.com/mark1-perceptron/mark1/view"
 	"github.com/mark1-perceptron/mark1/view/i18n"
 )
@@ -174,23 +175,100 @@ func textProblems(runs []view.TextRun, cuts []view.Cut, boxes []view.Box, img *i
 	return out
 }
 
+// windowScreen is a screen the museum's window fills: its size and the layout the window
+// chooses for it (museum/screen), whose picture ebiten scales to fit the screen whole.
+type windowScreen struct {
+	name   string
+	size   image.Point
+	layout *mscreen.Layout
+}
+
+// windowScreens are the screens a museum hangs: 1920x1080 and 3840x2160, with and without
+// the camera's panel, with the institution's name. Portrait screens are not among them yet:
+// there the window cuts view's picture into bands, and the help, a description or the
+// zoomed rack, drawn over the machine, cross the bands' edges and are cut apart (this test,
+// given the portrait layouts, finds them: docs/museum.md says so).
+func windowScreens() []windowScreen {
+	var out []windowScreen
+	for _, size := range []image.Point{{1920, 1080}, {3840, 2160}} {
+		for _, cam := range []bool{false, true} {
+			o := mscreen.Options{Camera: cam, Title: "Museum of Computing"}
+			out = append(out, windowScreen{fmt.Sprintf("%dx%d camera %v", size.X, size.Y, cam), size, mscreen.New(o)})
+		}
+	}
+	return out
+}
+
+// screenProblems returns how the texts drawn fare on the window's screens: a text cut
+// between two of the layout's pieces (the portrait's bands), or off the screen once the
+// layout is scaled to fill it. It notes in smallest each screen's smallest text with a capital
+// (its ink's height on the screen, in the screen's pixels).
+func screenProblems(runs []view.TextRun, screens []windowScreen, smallest map[string]float64) []string {
+	var out []string
+	for _, ws := range screens {
+		l := ws.layout
+		s := min(float64(ws.size.X)/float64(l.W), float64(ws.size.Y)/float64(l.H))
+		off := image.Pt(int((float64(ws.size.X)-float64(l.W)*s)/2), int((float64(ws.size.Y)-float64(l.H)*s)/2))
+		onScreen := image.Rectangle{Max: ws.size}
+		for _, r := range runs {
+			if r.Ink.Empty() {
+				continue
+			}
+			var tile *mscreen.Tile
+			for i := range l.Tiles {
+				if r.Ink.In(l.Tiles[i].Src) {
+					tile = &l.Tiles[i]
+				}
+			}
+			if tile == nil {
+				out = append(out, fmt.Sprintf("%s: %q (%v) is cut between the layout's pieces", ws.name, r.S, r.Ink))
+				continue
+			}
+			// view's pixels to the layout's, then to the screen's.
+			k := tile.Scale() * s
+			at := func(p image.Point) image.Point {
+				return image.Pt(off.X+int(math.Floor((float64(tile.Dst.Min.X)+float64(p.X-tile.Src.Min.X)*tile.Scale())*s)),
+					off.Y+int(math.Floor((float64(tile.Dst.Min.Y)+float64(p.Y-tile.Src.Min.Y)*tile.Scale())*s)))
+			}
+			ink := image.Rectangle{Min: at(r.Ink.Min), Max: at(r.Ink.Max)}
+			if !ink.In(onScreen) {
+				out = append(out, fmt.Sprintf("%s: %q (%v) is off the screen at %v", ws.name, r.S, r.Ink, ink))
+			}
+			if h := float64(r.Ink.Dy()) * k; strings.ContainsAny(r.S, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+				(smallest[ws.name] == 0 || h < smallest[ws.name]) { // a capital's height at least
+				smallest[ws.name] = h
+			}
+		}
+	}
+	return out
+}
+
 // No text overflows its panel, runs over a control or another text, or is cut short, in any
 // language, in the usual and the large text, on the main screens, with each kind of
 // description and with the help. The widths are the rendered ones: each glyph's ink as the
-// scene's font rasterises it. View paints 1920x1080; a 3840x2160 screen shows that picture
-// scaled by exactly 2 (TestScaledScreens), so what fits here fits there.
+// scene's font rasterises it. View paints 1920x1080, and the window scales its layout of that
+// picture to the screen: on 1920x1080 and 3840x2160 screens, with and without the camera's
+// panel, no text is cut between the layout's pieces or left off the screen
+// (TestScaledScreens: 3840x2160 shows the landscape picture scaled by exactly 2).
 func TestTextFitsEveryLanguage(t *testing.T) {
 	// Each problem once, with the screens it is seen on.
 	seen := map[string][]string{}
 	var order []string
+	screens := windowScreens()
+	smallest := map[string]float64{}
 	for _, as := range accessScreens(t) {
 		runs, cuts, sc, img := traced(t, as.s)
-		for _, p := range textProblems(runs, cuts, sc.Boxes(), img) {
+		ps := textProblems(runs, cuts, sc.Boxes(), img)
+		ps = append(ps, screenProblems(runs, screens, smallest)...)
+		for _, p := range ps {
 			if seen[p] == nil {
 				order = append(order, p)
 			}
 			seen[p] = append(seen[p], as.name)
 		}
+	}
+	for _, ws := range screens {
+		t.Logf("%s: the smallest text's ink is %.1f px high on the screen", ws.name, smallest[ws.name])
 	}
 	for i, p := range order {
 		if i == 100 {
