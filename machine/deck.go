@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/images"
@@ -30,6 +31,10 @@ type deckBits struct {
 	a     []uint64 // words A-unit words per card
 	words int
 	pol   []retina.Polarity
+	// The firing A-units of card i, ascending, are act[off[i]:off[i+1]]: a presentation copies
+	// them rather than finding them again in the A-unit words.
+	act []uint16
+	off []int
 }
 
 // Len returns the number of cards.
@@ -45,6 +50,15 @@ func (d *Deck) Polarity(i int) retina.Polarity {
 
 // Compact reports whether the deck holds each card's S- and A-unit states only (PrepareBits).
 func (d *Deck) Compact() bool { return d.bits != nil }
+
+// ActiveBytes returns the memory a deck from PrepareBits keeps for its cards' lists of firing
+// A-units (2 bytes a firing A-unit), which depend on the cards; 0 for Prepare's deck.
+func (d *Deck) ActiveBytes() int64 {
+	if d.bits == nil {
+		return 0
+	}
+	return 2 * int64(len(d.bits.act))
+}
 
 // Prepare runs the machine's optics on every card of set. Classes are matched by label: every
 // class of set must be one of the machine's classes (a set may hold only some of them, in any
@@ -69,8 +83,8 @@ func (m *Machine) Prepare(set *images.Set) (*Deck, error) {
 
 // PrepareBits prepares set for a machine whose retina is ideal, keeping of each card only what
 // its presentations use: the S-unit states the ideal retina shows (a pure function of the card)
-// and the A-unit states the plug-board fires for them, 57 bytes plus 8 per 64 A-units a card
-// where Prepare keeps 3,256 bytes. Presenting such a deck skips the optics and the A-units:
+// and the A-unit states the plug-board fires for them, 65 bytes plus 8 per 64 A-units and 2 per
+// firing A-unit a card (their list, see ActiveBytes) where Prepare keeps 3,256 bytes. Presenting such a deck skips the optics and the A-units:
 // the machine answers, learns and saves exactly as with Prepare's deck, bit for bit. The deck
 // belongs to m and its clones (another machine's board would fire other A-units: there,
 // its A-units are fired again), and keeps set's images to
@@ -100,6 +114,16 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 		active = m.board.Fire(&b.s[i], b.a[i*words:(i+1)*words], active[:0])
 		d.Class[i] = toMachine[c.Class]
 		d.Source[i] = c.Source
+	}
+	// The lists of firing A-units, in one allocation of the size the A-unit words give.
+	total := 0
+	for _, w := range b.a {
+		total += bits.OnesCount64(w)
+	}
+	b.act, b.off = make([]uint16, 0, total), make([]int, n+1)
+	for i := range n {
+		b.act = activeOf(b.a[i*words:(i+1)*words], b.act)
+		b.off[i+1] = len(b.act)
 	}
 	return d, nil
 }

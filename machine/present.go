@@ -73,7 +73,7 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 	case b.board == &m.board.Units[0]: // this board's A-units
 		m.s = b.s[card]
 		copy(m.a, b.a[card*b.words:(card+1)*b.words])
-		m.active = activeOf(m.a, m.active[:0])
+		m.active = append(m.active[:0], b.act[b.off[card]:b.off[card+1]]...)
 		m.shownFrom, m.shownCard = b, card
 	default: // another machine's deck: its S-units, this machine's board
 		m.s = b.s[card]

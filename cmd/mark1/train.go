@@ -407,18 +407,23 @@ const stimulusBytes = int64(unsafe.Sizeof(retina.Stimulus{})) + 24
 
 // prepareCompact prepares a deck for a training: for a machine whose retina is ideal, each
 // card's S- and A-units only (machine.PrepareBits: the same training, without the optics and the
-// A-units after the first pass), else every card's optics (prepare).
+// A-units after the first pass), else every card's optics (prepare). The budget is charged
+// before the cards are prepared, and for their lists of firing A-units once they are known.
 func prepareCompact(m *machine.Machine, set *images.Set, loader *images.Loader, prefix string) (*machine.Deck, error) {
 	if !m.Config().Retina.Ideal {
 		return prepare(m, set, loader, prefix)
 	}
-	per := int64(unsafe.Sizeof(retina.Bits{})) + 8*int64((m.AUnits()+63)/64) + 24
+	per := int64(unsafe.Sizeof(retina.Bits{})) + 8*int64((m.AUnits()+63)/64) + 32
 	if err := loader.Reserve(set.Name, int64(len(set.Cards))*per); err != nil {
 		return nil, budgetHint(err)
 	}
 	d, err := m.PrepareBits(set)
 	if err != nil {
 		return nil, errors.New(prefix + err.Error())
+	}
+	// The lists of firing A-units, whose size the cards decide.
+	if err := loader.Reserve(set.Name, d.ActiveBytes()); err != nil {
+		return nil, budgetHint(err)
 	}
 	return d, nil
 }
