@@ -368,7 +368,8 @@ func TestCaptionsFit(t *testing.T) {
 		for _, m := range msgs {
 			texts[fmt.Sprint("message ", m)] = l.S(m, words[m]...)
 		}
-		for _, e := range view.Experiments {
+		for j := range view.NumExperiments {
+			e := view.ExperimentAt(j)
 			texts[e.Name+" about"] = l.S(e.AboutMsg)
 			texts[e.Name+" record"] = l.S(i18n.AttractRecord, i18n.Str(l.S(e.YearMsg)), i18n.Str(l.S(e.TitleMsg)))
 		}

@@ -238,8 +238,8 @@ func (w *words) description(b []byte, lang i18n.Lang, p Part, f *session.Frame, 
 	case PartSpeed:
 		return lang.Append(b, i18n.DescSpeed)
 	case PartExperiment:
-		if p.Index >= 0 && p.Index < len(Experiments) {
-			return lang.Append(b, Experiments[p.Index].AboutMsg)
+		if p.Index >= 0 && p.Index < NumExperiments {
+			return lang.Append(b, experiments[p.Index].AboutMsg)
 		}
 	case PartClass:
 		if !ui.HaveDrawing {

@@ -27,8 +27,8 @@ func experiment(name string, letters bool, title, about, draw, year i18n.Msg) Ex
 		TitleMsg: title, AboutMsg: about, DrawMsg: draw, YearMsg: year, Letters: letters}
 }
 
-// Experiments are the experiments the museum offers, in the order of their buttons.
-var Experiments = []Experiment{
+// experiments are the experiments the museum offers, in the order of their buttons.
+var experiments = [...]Experiment{
 	experiment("letters", true, i18n.ExpLettersTitle, i18n.ExpLettersAbout, i18n.ExpLettersDraw, i18n.ExpLettersYear),
 	experiment("shapes", false, i18n.ExpShapesTitle, i18n.ExpShapesAbout, i18n.ExpShapesDraw, i18n.ExpShapesYear),
 	experiment("leftright", false, i18n.ExpLeftRightTitle, i18n.ExpLeftRightAbout, i18n.ExpLeftRightDraw, i18n.ExpLeftRightYear),
@@ -57,18 +57,25 @@ func ClassLabel(lang i18n.Lang, f *session.Frame, c int) string {
 	return string(appendLabel(nil, lang, f, c))
 }
 
-// ExperimentNames returns the names of Experiments, in order.
+// NumExperiments is how many experiments the museum offers.
+const NumExperiments = len(experiments)
+
+// ExperimentAt returns the i-th experiment the museum offers (0 <= i < NumExperiments), in the
+// order of their buttons.
+func ExperimentAt(i int) Experiment { return experiments[i] }
+
+// ExperimentNames returns the names of the experiments the museum offers, in order.
 func ExperimentNames() []string {
-	out := make([]string, len(Experiments))
-	for i, e := range Experiments {
+	out := make([]string, NumExperiments)
+	for i, e := range experiments {
 		out[i] = e.Name
 	}
 	return out
 }
 
-// experimentIndex returns the index of name in Experiments, or -1.
+// experimentIndex returns the index of name in experiments, or -1.
 func experimentIndex(name string) int {
-	for i, e := range Experiments {
+	for i, e := range experiments {
 		if e.Name == name {
 			return i
 		}
@@ -80,7 +87,7 @@ func experimentIndex(name string) int {
 // (its title is its name, its classes named by their labels).
 func experimentOf(name string) *Experiment {
 	if i := experimentIndex(name); i >= 0 {
-		return &Experiments[i]
+		return &experiments[i]
 	}
 	return &otherExperiment
 }

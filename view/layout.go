@@ -15,8 +15,15 @@ const (
 	Height = 1080
 )
 
-// Speeds are the positions of the speed selector.
-var Speeds = []session.Speed{1, 3, 10, 100, session.Max}
+// speeds are the positions of the speed selector.
+var speeds = [...]session.Speed{1, 3, 10, 100, session.Max}
+
+// NumSpeeds is how many positions the speed selector has.
+const NumSpeeds = len(speeds)
+
+// SpeedAt returns the speed of position i of the speed selector (0 <= i < NumSpeeds), slowest
+// first.
+func SpeedAt(i int) session.Speed { return speeds[i] }
 
 // Geometry of the screen (pixels).
 const (
@@ -151,11 +158,11 @@ func newLayout() *layout {
 	l.rules[0] = rect(584, y+24, 180, 56)
 	l.rules[1] = rect(770, y+24, 134, 56)
 	l.speedLabel = rect(930, y, 440, 20)
-	for i := range Speeds {
+	for i := range speeds {
 		l.speeds = append(l.speeds, rect(930+i*88, y+24, 84, 56))
 	}
 	l.expPanel = rect(24, y+96, 540, 126)
-	for i := range Experiments {
+	for i := range experiments {
 		l.exps = append(l.exps, rect(24+(i%2)*272, y+112+(i/2)*56, 264, 50))
 	}
 	l.teachPanel = rect(584, y+96, 786, 126)

@@ -29,7 +29,7 @@ const (
 	PartZoomClose           // the button closing a zoomed rack
 	PartButton              // Train, Test, Stop, Reset: Index is a Button
 	PartRule                // a position of the rule switch; Index: machine.Rule
-	PartSpeed               // a position of the speed selector; Index into Speeds
+	PartSpeed               // a position of the speed selector; Index into the speeds (SpeedAt)
 	PartExperiment          // an experiment's button; Index into Experiments
 	PartClass               // a class key (teach); Index: class
 	PartClear               // the button clearing the drawing

@@ -25,7 +25,7 @@ func (sc *Scene) bgControls(dst *image.RGBA, f *session.Frame) {
 		sc.button(dst, r, sc.speedLabel(i), sc.fButton)
 	}
 	for i, r := range l.exps {
-		sc.button(dst, r, sc.msg(Experiments[i].TitleMsg), sc.fLabel)
+		sc.button(dst, r, sc.msg(experiments[i].TitleMsg), sc.fLabel)
 	}
 	m = sc.msg(i18n.PanelTeach)
 	text(dst, fit(m, l.teachPanel.Dx(), sc.fHead, sc.faces[0].head, sc.faces[0].small), l.teachPanel.Min.X, l.teachPanel.Min.Y+6, m, colHeading)
@@ -79,13 +79,13 @@ func (sc *Scene) drawControls(dst *image.RGBA, f *session.Frame, ui *UI) {
 		rule = 1
 	}
 	sc.litButton(dst, l.rules[rule], sc.msg(ruleLabels[rule]), sc.fLabel, pressed(PartRule, rule))
-	for i, v := range Speeds {
+	for i, v := range speeds {
 		if v == f.Speed || pressed(PartSpeed, i) {
 			sc.litButton(dst, l.speeds[i], sc.speedLabel(i), sc.fButton, pressed(PartSpeed, i))
 		}
 	}
 	if e := experimentIndex(f.Experiment); e >= 0 && e < len(l.exps) {
-		sc.litButton(dst, l.exps[e], sc.msg(Experiments[e].TitleMsg), sc.fLabel, pressed(PartExperiment, e))
+		sc.litButton(dst, l.exps[e], sc.msg(experiments[e].TitleMsg), sc.fLabel, pressed(PartExperiment, e))
 	}
 	for i, r := range sc.classKeys {
 		if !ui.HaveDrawing && ui.Drawing == nil {

@@ -403,7 +403,8 @@ func checkTitle(s *seen) []string {
 	tr := s.sc.TitleRect()
 	var titles []string
 	want := s.f.Experiment
-	for _, e := range view.Experiments {
+	for j := range view.NumExperiments {
+		e := view.ExperimentAt(j)
 		titles = append(titles, e.Title)
 		if e.Name == s.f.Experiment {
 			want = e.Title
@@ -900,12 +901,14 @@ func checkControls(s *seen) []string {
 			out = append(out, fmt.Sprintf("rule switch %d: lit %v, want %v", i, got, want))
 		}
 	}
-	for i, v := range view.Speeds {
+	for i := range view.NumSpeeds {
+		v := view.SpeedAt(i)
 		if got, want := lit(s, s.sc.SpeedRect(i)), v == f.Speed; got != want {
 			out = append(out, fmt.Sprintf("speed %v: lit %v, want %v", v, got, want))
 		}
 	}
-	for i, e := range view.Experiments {
+	for i := range view.NumExperiments {
+		e := view.ExperimentAt(i)
 		if got, want := lit(s, s.sc.ExperimentRect(i)), e.Name == f.Experiment; got != want {
 			out = append(out, fmt.Sprintf("experiment %s: lit %v, want %v", e.Name, got, want))
 		}

@@ -31,10 +31,10 @@ func (sc *Scene) label(f *session.Frame, c int) []byte {
 
 // speedLabel is the label of speed i: "1×" to "100×", or the catalogue's word for MAX.
 func (sc *Scene) speedLabel(i int) []byte {
-	if Speeds[i].IsMax() {
+	if speeds[i].IsMax() {
 		return sc.msg(i18n.SpeedMax)
 	}
-	sc.mbuf = sc.lang.AppendInt(sc.mbuf[:0], int(Speeds[i]))
+	sc.mbuf = sc.lang.AppendInt(sc.mbuf[:0], int(speeds[i]))
 	sc.mbuf = append(sc.mbuf, "×"...)
 	return sc.mbuf
 }

@@ -24,8 +24,8 @@ var script = []step{
 		say:  i18n.AttractHistory,
 		part: view.PartTitle, last: 9 * time.Second,
 		action: func(c *Console, a *attract, f *session.Frame) {
-			a.exp = (a.exp + 1) % len(view.Experiments)
-			c.cmd.SetExperiment(view.Experiments[a.exp].Name)
+			a.exp = (a.exp + 1) % view.NumExperiments
+			c.cmd.SetExperiment(view.ExperimentAt(a.exp).Name)
 			c.cmd.SetSpeed(session.Historical)
 			c.cmd.Train()
 			a.fresh = false
@@ -85,7 +85,8 @@ type attract struct {
 
 func (c *Console) startAttract(f *session.Frame) {
 	a := &attract{step: -1, exp: -1, fresh: true}
-	for i, e := range view.Experiments {
+	for i := range view.NumExperiments {
+		e := view.ExperimentAt(i)
 		if e.Name == f.Experiment {
 			a.exp = i - 1 // the first scene moves on to the next experiment: start with this one
 		}
@@ -130,7 +131,7 @@ func (a *attract) tick(c *Console, f *session.Frame) {
 	}
 	lang := c.UI.Lang
 	if s.say == i18n.NoMsg {
-		e := view.Experiments[max(0, a.exp)%len(view.Experiments)]
+		e := view.ExperimentAt(max(0, a.exp) % view.NumExperiments)
 		c.UI.Note = lang.S(i18n.AttractRecord, i18n.Str(lang.S(e.YearMsg)), i18n.Str(lang.S(e.TitleMsg)))
 	} else {
 		c.UI.Note = lang.S(s.say)

@@ -353,13 +353,13 @@ func (c *Console) act(part view.Part, at image.Point, touch bool) {
 		c.cmd.SetRule(machine.Rule(part.Index))
 		return
 	case view.PartSpeed:
-		if part.Index >= 0 && part.Index < len(view.Speeds) {
-			c.cmd.SetSpeed(view.Speeds[part.Index])
+		if part.Index >= 0 && part.Index < view.NumSpeeds {
+			c.cmd.SetSpeed(view.SpeedAt(part.Index))
 		}
 		return
 	case view.PartExperiment:
-		if part.Index >= 0 && part.Index < len(view.Experiments) {
-			e := view.Experiments[part.Index]
+		if part.Index >= 0 && part.Index < view.NumExperiments {
+			e := view.ExperimentAt(part.Index)
 			c.UI.HaveDrawing, c.UI.Zoom = false, -1
 			c.cmd.SetExperiment(e.Name)
 			c.cmd.Train()

@@ -28,7 +28,12 @@ func (r *recorder) Stop() error                    { return r.log("stop") }
 func (r *recorder) Reset() error                   { return r.log("reset") }
 func (r *recorder) SetExperiment(n string) error   { return r.log("experiment " + n) }
 func (r *recorder) Teach(c int) error              { return r.log(fmt.Sprint("teach ", c)) }
-func (r *recorder) SetSpeed(v session.Speed) error { return r.log(fmt.Sprint("speed ", float64(v))) }
+func (r *recorder) SetSpeed(v session.Speed) error {
+	if v.IsMax() {
+		return r.log("speed max")
+	}
+	return r.log(fmt.Sprint("speed ", float64(v)))
+}
 func (r *recorder) SetRule(ru machine.Rule) error  { return r.log("rule " + ru.String()) }
 func (r *recorder) Present(img image.Image) error {
 	g := img.(*image.Gray)
@@ -150,7 +155,7 @@ func TestButtons(t *testing.T) {
 	// Keys.
 	d.c.Key(console.KeySpace, true)
 	d.c.Key(console.Key5, true)
-	if got := d.rec.take(); got != "stop; speed +Inf" {
+	if got := d.rec.take(); got != "stop; speed max" {
 		t.Errorf("keys: %q", got)
 	}
 }
