@@ -208,7 +208,7 @@ func screenProblems(runs []view.TextRun, screens []windowScreen, smallest map[st
 	for _, ws := range screens {
 		l := ws.layout
 		s := min(float64(ws.size.X)/float64(l.W), float64(ws.size.Y)/float64(l.H))
-		off := image.Pt(int((float64(ws.size.X)-float64(l.W)*s)/2), int((float64(ws.size.Y)-float64(l.H)*s)/2))
+		off := image.Pt(int((float64(ws.size.X)-float64(float64(l.W)*s))/2), int((float64(ws.size.Y)-float64(float64(l.H)*s))/2))
 		onScreen := image.Rectangle{Max: ws.size}
 		for _, r := range runs {
 			if r.Ink.Empty() {
@@ -227,8 +227,8 @@ func screenProblems(runs []view.TextRun, screens []windowScreen, smallest map[st
 			// view's pixels to the layout's, then to the screen's.
 			k := tile.Scale() * s
 			at := func(p image.Point) image.Point {
-				return image.Pt(off.X+int(math.Floor((float64(tile.Dst.Min.X)+float64(p.X-tile.Src.Min.X)*tile.Scale())*s)),
-					off.Y+int(math.Floor((float64(tile.Dst.Min.Y)+float64(p.Y-tile.Src.Min.Y)*tile.Scale())*s)))
+				return image.Pt(off.X+int(math.Floor((float64(tile.Dst.Min.X)+float64(float64(p.X-tile.Src.Min.X)*tile.Scale()))*s)),
+					off.Y+int(math.Floor((float64(tile.Dst.Min.Y)+float64(float64(p.Y-tile.Src.Min.Y)*tile.Scale()))*s)))
 			}
 			ink := image.Rectangle{Min: at(r.Ink.Min), Max: at(r.Ink.Max)}
 			if !ink.In(onScreen) {
