@@ -98,6 +98,7 @@ type Game struct {
 	frame session.Frame
 
 	touches   []ebiten.TouchID
+	chars     []rune // the characters typed this tick
 	touch     ebiten.TouchID
 	touching  bool
 	touchAt   image.Point
@@ -298,6 +299,31 @@ func (g *Game) input(now time.Time) {
 			g.con.Key(to, g.frame.Mode == session.Training)
 		}
 	}
+	// +, - and ? are characters, where each keyboard has them: a German or Spanish keyboard's
+	// + and - are not the US keyboard's = and - keys (ebiten's keys are the US positions),
+	// and its ? is on the US - key. So these come from the characters typed.
+	g.chars = ebiten.AppendInputChars(g.chars[:0])
+	for _, r := range g.chars {
+		if to, ok := charKey(r); ok {
+			g.touchedOnce = true
+			g.con.Key(to, g.frame.Mode == session.Training)
+		}
+	}
+}
+
+// charKey is the console's key for a character typed: + (and =, + unshifted on a US
+// keyboard) for large text, - (and the minus sign) for the usual text, ? (and /) for the
+// help. The numeric keypad's + and - type the same characters.
+func charKey(r rune) (console.Key, bool) {
+	switch r {
+	case '+', '=':
+		return console.KeyPlus, true
+	case '-', '−':
+		return console.KeyMinus, true
+	case '?', '/':
+		return console.KeyH, true
+	}
+	return 0, false
 }
 
 // press is a mouse button or a finger going down at the screen's point p.
@@ -341,10 +367,8 @@ var keys = []struct {
 	{ebiten.KeyEscape, console.KeyEscape}, {ebiten.Key1, console.Key1}, {ebiten.Key2, console.Key2},
 	{ebiten.Key3, console.Key3}, {ebiten.Key4, console.Key4}, {ebiten.Key5, console.Key5},
 	{ebiten.KeyS, console.KeyS}, {ebiten.KeyEnter, console.KeyEnter}, {ebiten.KeyNumpadEnter, console.KeyEnter},
-	{ebiten.KeyL, console.KeyL}, {ebiten.KeyH, console.KeyH}, {ebiten.KeySlash, console.KeyH}, // ? is Shift+/
-	{ebiten.KeyEqual, console.KeyPlus}, {ebiten.KeyNumpadAdd, console.KeyPlus}, // + is Shift+=
-	{ebiten.KeyMinus, console.KeyMinus}, {ebiten.KeyNumpadSubtract, console.KeyMinus},
-	{ebiten.KeyTab, console.KeyTab},
+	{ebiten.KeyL, console.KeyL}, {ebiten.KeyH, console.KeyH}, {ebiten.KeyTab, console.KeyTab},
+	// +, - and ?: charKey, from the characters typed.
 }
 
 // cursor hides the mouse cursor when it has not moved for a few seconds (kiosk).
