@@ -22,19 +22,19 @@ type recorder struct {
 
 func (r *recorder) log(s string) error { r.calls = append(r.calls, s); return nil }
 
-func (r *recorder) Train() error                   { return r.log("train") }
-func (r *recorder) Test() error                    { return r.log("test") }
-func (r *recorder) Stop() error                    { return r.log("stop") }
-func (r *recorder) Reset() error                   { return r.log("reset") }
-func (r *recorder) SetExperiment(n string) error   { return r.log("experiment " + n) }
-func (r *recorder) Teach(c int) error              { return r.log(fmt.Sprint("teach ", c)) }
+func (r *recorder) Train() error                 { return r.log("train") }
+func (r *recorder) Test() error                  { return r.log("test") }
+func (r *recorder) Stop() error                  { return r.log("stop") }
+func (r *recorder) Reset() error                 { return r.log("reset") }
+func (r *recorder) SetExperiment(n string) error { return r.log("experiment " + n) }
+func (r *recorder) Teach(c int) error            { return r.log(fmt.Sprint("teach ", c)) }
 func (r *recorder) SetSpeed(v session.Speed) error {
 	if v.IsMax() {
 		return r.log("speed max")
 	}
 	return r.log(fmt.Sprint("speed ", float64(v)))
 }
-func (r *recorder) SetRule(ru machine.Rule) error  { return r.log("rule " + ru.String()) }
+func (r *recorder) SetRule(ru machine.Rule) error { return r.log("rule " + ru.String()) }
 func (r *recorder) Present(img image.Image) error {
 	g := img.(*image.Gray)
 	c := image.NewGray(g.Rect)
