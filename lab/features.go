@@ -47,7 +47,7 @@ func deckFeatures(m *machine.Machine, deck *machine.Deck, classes []string) *lea
 	for i := range deck.Stimuli {
 		m.Present(&deck.Stimuli[i])
 		x := flat[i*n : (i+1)*n : (i+1)*n]
-		for w, word := range m.LastA() {
+		for w, word := range m.Last().A {
 			for word != 0 {
 				b := bits.TrailingZeros64(word)
 				if a := w*64 + b; a < n {

@@ -313,14 +313,16 @@ func (m *Machine) Weights(dst []float64, r int) []float64 {
 	return dst
 }
 
-// LastS returns the S-unit states of the last presentation. Like LastA and LastSums, it
-// belongs to the driving goroutine; other goroutines use Snapshot.
-func (m *Machine) LastS() *retina.Bits { return &m.s }
+// Last is the last presentation as the goroutine that drives the machine sees it, without a
+// copy: valid until the next presentation. Other goroutines use Machine.Snapshot, which
+// copies it with the rest of the machine's state.
+type Last struct {
+	S    *retina.Bits // the S-unit states
+	A    []uint64     // the A-unit states, bit-packed
+	Sums []float64    // each R-unit's input
+}
 
-// LastA returns the A-unit states of the last presentation, bit-packed.
-func (m *Machine) LastA() []uint64 { return m.a }
-
-// LastSums returns the R-unit sums of the last presentation.
-func (m *Machine) LastSums() []float64 { return m.sums }
+// Last returns the last presentation (see Last); it belongs to the driving goroutine.
+func (m *Machine) Last() Last { return Last{S: &m.s, A: m.a, Sums: m.sums} }
 
 var errNotSimulated = errors.New("a rack is not simulated")

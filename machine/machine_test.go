@@ -686,3 +686,23 @@ func TestWeightsAppends(t *testing.T) {
 		t.Errorf("Weights into a large enough dst: %v allocations", n)
 	}
 }
+
+// Last shows the driving goroutine the presentation Snapshot copies, for the analog machine
+// and the ideal one.
+func TestLastIsSnapshot(t *testing.T) {
+	for _, cfg := range []Config{Default(), Default().Ideal()} {
+		m, deck := newMachine(t, cfg, loadSet(t, "letters"))
+		var snap Snapshot
+		for k := range 5 {
+			m.Present(&deck.Stimuli[k])
+			m.Snapshot(&snap, false)
+			last := m.Last()
+			if *last.S != snap.S || !slices.Equal(last.A, snap.A) || !slices.Equal(last.Sums, snap.Sums) {
+				t.Fatalf("ideal %v, card %d: Last differs from Snapshot", cfg.IsIdeal(), k)
+			}
+			if last.S.Count() == 0 || len(last.Sums) != m.RUnits() {
+				t.Fatalf("ideal %v, card %d: %d S-units on, %d sums", cfg.IsIdeal(), k, last.S.Count(), len(last.Sums))
+			}
+		}
+	}
+}

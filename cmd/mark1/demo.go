@@ -95,7 +95,7 @@ func cmdDemo(args []string, stdout, _ io.Writer) error {
 			continue
 		}
 		p := analog.Present(&da.Stimuli[i])
-		shown = append(shown, halfBlocks(analog.LastS()))
+		shown = append(shown, halfBlocks(analog.Last().S))
 		labels = append(labels, fmt.Sprintf("%q -> %q", set.Classes[want], set.Classes[p]))
 	}
 	var b strings.Builder

@@ -137,12 +137,12 @@ func cmdClassify(args []string, stdout, _ io.Writer) error {
 	var st retina.Stimulus
 	m.PrepareImage(img, &st)
 	class := m.Present(&st)
-	s, sums := m.LastS(), m.LastSums()
+	s, sums := m.Last().S, m.Last().Sums
 	rep := classifyReport{Image: path, Class: m.Classes()[class], Sums: sums, Retina: retinaRows(s)}
 	for _, v := range sums {
 		rep.On = append(rep.On, v > 0)
 	}
-	for _, w := range m.LastA() {
+	for _, w := range m.Last().A {
 		rep.Active += bits.OnesCount64(w)
 	}
 	if *jsonOut {
@@ -199,7 +199,7 @@ func cmdFeatures(args []string, stdout, _ io.Writer) error {
 	for i := range deck.Stimuli {
 		m.Present(&deck.Stimuli[i])
 		row = append(row[:0], csvField(m.Classes()[deck.Class[i]])...)
-		for a, w := 0, m.LastA(); a < n; a++ {
+		for a, w := 0, m.Last().A; a < n; a++ {
 			row = append(row, ',', '0'+byte(w[a>>6]>>(uint(a)&63)&1))
 		}
 		row = append(row, '\n')

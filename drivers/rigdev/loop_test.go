@@ -81,11 +81,11 @@ func TestLoopLearns(t *testing.T) {
 	m.Present(&deck.Stimuli[7])
 	sum := w[len(w)-1]
 	for a := range len(w) - 1 {
-		if m.LastA()[a/64]&(1<<(a%64)) != 0 {
+		if m.Last().A[a/64]&(1<<(a%64)) != 0 {
 			sum += w[a]
 		}
 	}
-	if got := m.LastSums()[0]; got != sum {
+	if got := m.Last().Sums[0]; got != sum {
 		t.Errorf("the machine's sum %v, the read-back weights' %v", got, sum)
 	}
 	// And they are what the ADCs show of the wipers: the chip's wiper, through its

@@ -331,9 +331,9 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 		var rs, acts, theory []float64
 		for i := range deck.Stimuli {
 			m.Present(&deck.Stimuli[i])
-			on := m.LastS().Count()
+			on := m.Last().S.Count()
 			act := 0
-			for _, w := range m.LastA() {
+			for _, w := range m.Last().A {
 				act += bits.OnesCount64(w)
 			}
 			rr := float64(on) / retina.N
