@@ -51,12 +51,6 @@ var classTexts = map[classKey]classText{
 	{"leftright", "right"}: {i18n.ClassRight, i18n.ClassOnTheRight},
 }
 
-// ClassLabel returns how the screen labels class c of f's experiment in lang (a letter as it
-// is, a shape's name translated), or "?".
-func ClassLabel(lang i18n.Lang, f *session.Frame, c int) string {
-	return string(appendLabel(nil, lang, f, c))
-}
-
 // NumExperiments is how many experiments the museum offers.
 const NumExperiments = len(experiments)
 

@@ -258,21 +258,6 @@ func (p *Panel) Held(name string) bool {
 	return false
 }
 
-// Has reports whether the panel has an input or lamp of that name.
-func (p *Panel) Has(name string) bool {
-	for _, in := range p.inputs {
-		if in.Name == name {
-			return true
-		}
-	}
-	for _, l := range p.lamps {
-		if l.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // SetLamp sets the named lamp (written by Flush). An unknown name is ignored.
 func (p *Panel) SetLamp(name string, on bool) {
 	p.mu.Lock()

@@ -427,13 +427,6 @@ func (d *Dev) Settled(ch int) bool {
 	return !c.pending && !c.movingTo.After(d.opts.Clock.Now())
 }
 
-// LastFrame returns the statistics of the last Flush.
-func (d *Dev) LastFrame() FrameStats {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.last
-}
-
 // want returns the registers channel c's target needs. A pulse of no count is the full-off
 // bit (LEDn_OFF_H bit 4), not ON = OFF counts (which the datasheet does not define as off);
 // the ON registers and OFF_L keep what they hold, so only OFF_H is written, as Linux's driver

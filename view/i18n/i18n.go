@@ -140,11 +140,6 @@ func (l Lang) AppendInt(b []byte, n int) []byte {
 	return appendNumber(b, l.valid(), float64(n), 0, int64(n), true)
 }
 
-// AppendNum appends f with prec decimals as l writes numbers.
-func (l Lang) AppendNum(b []byte, f float64, prec int) []byte {
-	return appendNumber(b, l.valid(), f, prec, 0, false)
-}
-
 func (l Lang) appendNodes(b []byte, ns []node, args []Arg, hash *Arg) []byte {
 	for i := range ns {
 		n := &ns[i]
