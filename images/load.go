@@ -57,8 +57,8 @@ type Loader struct {
 	used   int64
 }
 
-// Used returns the bytes charged so far.
-func (l *Loader) Used() int64 { return l.used }
+// usedBytes returns the bytes charged so far.
+func (l *Loader) usedBytes() int64 { return l.used }
 
 // Reserve takes n bytes from the budget for what name needs (cards loaded elsewhere, the
 // optics prepared for them), or refuses them with an error wrapping ErrBudget.

@@ -312,8 +312,8 @@ func TestLoaderBudget(t *testing.T) {
 	if err != nil || len(set.Cards) != 10 {
 		t.Fatalf("within the budget: %v", err)
 	}
-	if l.Used() != 10*(10000+CardOverhead) {
-		t.Errorf("Used() = %d, want %d", l.Used(), 10*(10000+CardOverhead))
+	if l.usedBytes() != 10*(10000+CardOverhead) {
+		t.Errorf("usedBytes() = %d, want %d", l.usedBytes(), 10*(10000+CardOverhead))
 	}
 	// One Loader's budget covers all its loads.
 	if _, err := l.LoadFile(filepath.Join(dir, "a", "00.png")); !errors.Is(err, ErrBudget) {

@@ -54,8 +54,8 @@ func (e *Expander) String() string {
 	return e.dev.String()
 }
 
-// Resets returns how many times the expander found the chip reset and set it up again.
-func (e *Expander) Resets() int {
+// resetsFound returns how many times the expander found the chip reset and set it up again.
+func (e *Expander) resetsFound() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.resets

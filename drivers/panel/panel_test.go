@@ -175,8 +175,8 @@ func TestExpanderReset(t *testing.T) {
 	if err := p.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if chip.Outputs(1) != 0b01 || e.Resets() != 0 {
-		t.Fatalf("lamps %02b, resets %d before the reset", chip.Outputs(1), e.Resets())
+	if chip.Outputs(1) != 0b01 || e.resetsFound() != 0 {
+		t.Fatalf("lamps %02b, resets %d before the reset", chip.Outputs(1), e.resetsFound())
 	}
 	t0 := time.Date(1958, 7, 8, 0, 0, 0, 0, time.UTC)
 	chip.Reset()
@@ -188,8 +188,8 @@ func TestExpanderReset(t *testing.T) {
 		}
 		spurious = append(spurious, ev...)
 	}
-	if e.Resets() != 1 {
-		t.Errorf("resets found: %d, want 1", e.Resets())
+	if e.resetsFound() != 1 {
+		t.Errorf("resets found: %d, want 1", e.resetsFound())
 	}
 	if chip.Register(0x0C) != 0x0F || chip.Register(0x00) != 0xFF || chip.Register(0x01) != 0xFC || chip.Outputs(1) != 0b01 {
 		t.Errorf("after the reset: GPPUA %02x IODIRA %02x IODIRB %02x lamps %02b; want 0f ff fc 01",
@@ -217,7 +217,7 @@ func TestExpanderReset(t *testing.T) {
 	if err := p.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if chip.Outputs(1) != 0b11 || e.Resets() != 2 {
-		t.Errorf("lamps %02b after a reset and a lamp change, resets %d; want 11, 2", chip.Outputs(1), e.Resets())
+	if chip.Outputs(1) != 0b11 || e.resetsFound() != 2 {
+		t.Errorf("lamps %02b after a reset and a lamp change, resets %d; want 11, 2", chip.Outputs(1), e.resetsFound())
 	}
 }

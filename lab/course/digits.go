@@ -30,9 +30,9 @@ type Digit struct {
 	Scale     int64
 }
 
-// DigitFeatures reduces the cards of set whose class is a or b to Digits (the half turn is
+// digitFeatures reduces the cards of set whose class is a or b to Digits (the half turn is
 // about the centre of each card's bounds).
-func DigitFeatures(set *images.Set, a, b string) ([]Digit, error) {
+func digitFeatures(set *images.Set, a, b string) ([]Digit, error) {
 	var out []Digit
 	for _, c := range set.Cards {
 		label := set.Classes[c.Class]

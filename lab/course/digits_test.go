@@ -26,7 +26,7 @@ func TestDigitTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := DigitFeatures(set, "1", "5")
+		ds, err := digitFeatures(set, "1", "5")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestDigitTable(t *testing.T) {
 func TestDigitFeatures(t *testing.T) {
 	g := newGray(3, 2, []uint8{10, 0, 7, 5, 5, 1})
 	set := &images.Set{Name: "t", Classes: []string{"1", "5", "7"}, Cards: []images.Card{{Image: g, Class: 0}, {Image: g, Class: 2}}}
-	ds, err := DigitFeatures(set, "1", "5")
+	ds, err := digitFeatures(set, "1", "5")
 	if err != nil || len(ds) != 1 || ds[0].Ink != 28 || ds[0].Asym != 32 || ds[0].Scale != 6*255 {
 		t.Fatalf("%+v, %v", ds, err)
 	}
