@@ -22,7 +22,11 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	methods, _ := lab.ParseMethods("mark1,perceptron,lsq")
+	methods, err := lab.ParseMethods("mark1,perceptron,lsq")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	runs, err := lab.Compare(context.Background(), p, methods, lab.Options{Epochs: 20, InOrder: true})
 	if err != nil {
 		fmt.Println(err)

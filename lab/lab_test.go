@@ -30,7 +30,10 @@ func TestIdealMachineIsThePerceptron(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		methods, _ := ParseMethods("mark1,perceptron")
+		methods, err := ParseMethods("mark1,perceptron")
+		if err != nil {
+			t.Fatal(err)
+		}
 		runs, err := Compare(context.Background(), p, methods, Options{Epochs: 15, InOrder: true})
 		if err != nil {
 			t.Fatal(err)
@@ -60,14 +63,20 @@ func TestIdealMachineIsThePerceptron(t *testing.T) {
 // TestIdentityFeaturesArePixels: with the identity wiring the features are the ideal retina's
 // S-units.
 func TestIdentityFeaturesArePixels(t *testing.T) {
-	cards, _ := builtin.Load("leftright")
+	cards, err := builtin.Load("leftright")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := machine.Default()
 	cfg.Wiring = machine.WiringIdentity
 	d, err := Features(cfg, nil, cards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := retina.New(retina.IdealParams(), nil)
+	r, err := retina.New(retina.IdealParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var st retina.Stimulus
 	var bits retina.Bits
 	for i, c := range cards.Cards {
@@ -89,7 +98,10 @@ func TestIdentityFeaturesArePixels(t *testing.T) {
 func TestReceptiveField(t *testing.T) {
 	cfg := machine.Default()
 	cfg.Wiring = machine.WiringIdentity
-	b, _ := machine.BuildBoard(cfg)
+	b, err := machine.BuildBoard(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := make([]float64, 401)
 	for i := range w {
 		w[i] = float64(i)
@@ -98,10 +110,16 @@ func TestReceptiveField(t *testing.T) {
 	if err != nil || !slices.Equal(f, w[:400]) {
 		t.Fatalf("identity: %v", err)
 	}
-	b, _ = machine.BuildBoard(machine.Default())
+	b, err = machine.BuildBoard(machine.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
 	w = make([]float64, b.Len())
 	w[7] = 2
-	f, _ = ReceptiveField(b, w)
+	f, err = ReceptiveField(b, w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	u := b.Units[7]
 	sum := 0.0
 	for s, v := range f {
@@ -128,8 +146,14 @@ func TestReceptiveField(t *testing.T) {
 // TestCompare runs every kind of method on a small problem; the runs come back in order with
 // sane numbers, and the same call gives the same numbers.
 func TestCompare(t *testing.T) {
-	train, _ := builtin.Load("shapes")
-	test, _ := builtin.Load("squares-circles")
+	train, err := builtin.Load("shapes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := builtin.Load("squares-circles")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := machine.Default()
 	cfg.MarkI.AUnits = 128
 	p, err := NewCardProblem(cfg, train, test)
@@ -157,7 +181,10 @@ func TestCompare(t *testing.T) {
 	if last.Load() != 66 {
 		t.Fatalf("progress ended at %d of 66", last.Load())
 	}
-	again, _ := Compare(context.Background(), p, methods, Options{Epochs: 6, Margin: 1, Schedule: learn.InverseK, Workers: 1})
+	again, err := Compare(context.Background(), p, methods, Options{Epochs: 6, Margin: 1, Schedule: learn.InverseK, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, r := range runs {
 		if r.Method != methods[i].Name {
 			t.Fatalf("run %d is %s, want %s", i, r.Method, methods[i].Name)

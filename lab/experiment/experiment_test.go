@@ -54,9 +54,18 @@ func TestHistorical(t *testing.T) {
 			t.Fatalf("%s: JSON: %v", e.Name, err)
 		}
 		if e.Name == "squares-circles" || e.Name == "figure4" {
-			again, _ := e.Run(context.Background(), s)
-			a, _ := json.Marshal(withoutTime(r))
-			b, _ := json.Marshal(withoutTime(again))
+			again, err := e.Run(context.Background(), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := json.Marshal(withoutTime(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(withoutTime(again))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !bytes.Equal(a, b) {
 				t.Fatalf("%s: two runs differ", e.Name)
 			}

@@ -28,7 +28,11 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	_, gamma, _, _ := learn.MaxMargin(x, y, 10000, 1e-9)
+	_, gamma, _, err := learn.MaxMargin(x, y, 10000, 1e-9)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("converged:", converged, "after", p.Epochs(), "epochs")
 	fmt.Println("weights:", p.Weights().W)
 	fmt.Printf("corrections: %d <= R^2/gamma^2 = %.0f\n", p.Corrections(), learn.NovikoffBound(learn.Radius(x), gamma))
@@ -42,7 +46,11 @@ func ExampleTrain() {
 func ExampleNewPerceptron_pocket() {
 	x := [][]float64{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
 	y := []int{-1, 1, 1, -1}
-	p, _ := learn.NewPerceptron(x, y, learn.Rule{Pocket: true, Seed: 1})
+	p, err := learn.NewPerceptron(x, y, learn.Rule{Pocket: true, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for range 50 {
 		p.Epoch()
 	}

@@ -384,7 +384,10 @@ func TestIterativeOneVsRest(t *testing.T) {
 				y[i] = 1
 			}
 		}
-		p, _ := NewPerceptron(d.X, y, r)
+		p, err := NewPerceptron(d.X, y, r)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 5 {
 			p.Epoch()
 		}
@@ -454,7 +457,11 @@ func TestNovikoff(t *testing.T) {
 		}
 	}
 	// XOR is not separable: no weights separate it.
-	if _, _, ok, _ := MaxMargin(andX, []int{-1, 1, 1, -1}, 2000, 1e-9); ok {
+	_, _, ok, err = MaxMargin(andX, []int{-1, 1, 1, -1}, 2000, 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
 		t.Fatal("MaxMargin separated XOR")
 	}
 }

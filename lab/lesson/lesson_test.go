@@ -74,7 +74,10 @@ func TestLessons(t *testing.T) {
 // TestCardLessons runs the demonstrations on the Mark I itself on small sets.
 func TestCardLessons(t *testing.T) {
 	ctx := context.Background()
-	train, _ := builtin.Load("ef")
+	train, err := builtin.Load("ef")
+	if err != nil {
+		t.Fatal(err)
+	}
 	train.Name = "builtin:ef"
 	cfg := machine.Default()
 	cfg.MarkI.AUnits = 128

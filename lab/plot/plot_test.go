@@ -133,7 +133,10 @@ func TestEqualAxes(t *testing.T) {
 		t.Errorf("spans %v x %v (%v..%v, %v..%v)", dx, dy, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
 	}
 	f.Equal = false
-	if p, _, _ = f.linePlot(); p.X.Max-p.X.Min == p.Y.Max-p.Y.Min {
+	if p, _, err = f.linePlot(); err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Max-p.X.Min == p.Y.Max-p.Y.Min {
 		t.Errorf("unequal data drawn with equal spans without Equal")
 	}
 }

@@ -13,7 +13,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	d, _ := s.Generate()
+	d, err := s.Generate()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(s, "->", d.Len(), "samples of", d.Dim(), "features, classes", d.Classes)
 	// Output: parity,d=6 -> 64 samples of 6 features, classes [-1 +1]
 }

@@ -44,7 +44,10 @@ func TestGenerate(t *testing.T) {
 		{"blobs,k=4,n=5", 20, 2, 4, false},
 	}
 	for _, tt := range tests {
-		s, _ := Parse(tt.spec)
+		s, err := Parse(tt.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
 		d, err := s.Generate()
 		if err != nil {
 			t.Fatal(err)
@@ -59,14 +62,23 @@ func TestGenerate(t *testing.T) {
 		for i, c := range d.Y {
 			y[i] = 2*c - 1
 		}
-		_, _, sep, _ := learn.MaxMargin(d.X, y, 20000, 1e-9)
+		_, _, sep, err := learn.MaxMargin(d.X, y, 20000, 1e-9)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if sep != tt.separable {
 			t.Errorf("%s: separable %v, want %v", tt.spec, sep, tt.separable)
 		}
 	}
 	// Parity labels: odd numbers of ones are class 1.
-	s, _ := Parse("parity,d=3")
-	d, _ := s.Generate()
+	s, err := Parse("parity,d=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, x := range d.X {
 		ones := int(x[0] + x[1] + x[2])
 		if d.Y[i] != ones%2 {
@@ -78,8 +90,14 @@ func TestGenerate(t *testing.T) {
 // TestSeparableMargin: every sample lies at least the margin from the planted hyperplane, so
 // the largest margin (bias in the norm) is positive and the perceptron converges.
 func TestSeparableMargin(t *testing.T) {
-	s, _ := Parse("separable,n=200,d=10,margin=0.05,seed=3")
-	d, _ := s.Generate()
+	s, err := Parse("separable,n=200,d=10,margin=0.05,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
 	y := make([]int, d.Len())
 	for i, c := range d.Y {
 		y[i] = 2*c - 1
@@ -87,7 +105,10 @@ func TestSeparableMargin(t *testing.T) {
 	if _, ok, err := learn.Train(d.X, y, learn.Rule{}, 10000); err != nil || !ok {
 		t.Fatalf("perceptron: converged %v, %v", ok, err)
 	}
-	_, g, ok, _ := learn.MaxMargin(d.X, y, 50000, 1e-9)
+	_, g, ok, err := learn.MaxMargin(d.X, y, 50000, 1e-9)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !ok || g <= 0 || math.IsNaN(g) {
 		t.Fatalf("margin %v", g)
 	}

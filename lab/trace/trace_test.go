@@ -258,7 +258,10 @@ func TestHandWorked(t *testing.T) {
 // TestCycle: on XOR the fixed-increment rule's weights at the end of an epoch come back to an
 // earlier epoch's, which proves that it never converges (the same weights, the same order).
 func TestCycle(t *testing.T) {
-	d, _ := Points([]string{"0,0,-1", "0,1,1", "1,0,1", "1,1,-1"})
+	d, err := Points([]string{"0,0,-1", "0,1,1", "1,0,1", "1,1,-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tr, err := Run(d, Config{Epochs: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +306,10 @@ func TestRefusals(t *testing.T) {
 	if _, err := Points([]string{"1;2;1"}); err == nil || !strings.Contains(err.Error(), "--point 1;2;1 (point 1): 1 number") {
 		t.Errorf("points: %v", err)
 	}
-	d, _ := Points([]string{"1,2,1", "2,1,-1"})
+	d, err := Points([]string{"1,2,1", "2,1,-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		c    Config
 		want string
