@@ -205,13 +205,19 @@ func TestFlaws(t *testing.T) {
 			t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
 		}
 		for _, k := range Keys() {
-			got, _ := c.Value(k.Name)
+			got, err := c.Value(k.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var want string
 			switch {
 			case contains(f.Keys, k.Name) || k.Flaw == "":
-				want, _ = d.Value(k.Name) // the flaw's own keys and the settings keep their values
+				want, err = d.Value(k.Name) // the flaw's own keys and the settings keep their values
 			default:
-				want, _ = d.Ideal().Value(k.Name)
+				want, err = d.Ideal().Value(k.Name)
+			}
+			if err != nil {
+				t.Fatal(err)
 			}
 			if got != want {
 				t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)

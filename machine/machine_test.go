@@ -256,7 +256,10 @@ func TestMovesMirrorWeights(t *testing.T) {
 					}
 				}
 			}))
-			deck, _ := m.Prepare(set)
+			deck, err := m.Prepare(set)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for range 5 {
 				m.Epoch(deck, nil)
 			}
@@ -314,7 +317,10 @@ func TestSaveContinues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ldeck, _ := l.Prepare(set)
+		ldeck, err := l.Prepare(set)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 3 {
 			a, b := m.Epoch(deck, nil), l.Epoch(ldeck, nil)
 			if a != b {
@@ -403,7 +409,10 @@ func TestObserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deck, _ := m.Prepare(set)
+	deck, err := m.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var events, moves int
 	var lastCount uint64
 	m.Observe(ObserverFunc(func(e *Event) {
@@ -581,7 +590,10 @@ func FuzzReadStateBody(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		d, _ := m.Prepare(set)
+		d, err := m.Prepare(set)
+		if err != nil {
+			f.Fatal(err)
+		}
 		m.Epoch(d, nil)
 		body, err := m.stateBody()
 		if err != nil {

@@ -21,8 +21,14 @@ func TestHardwareRack(t *testing.T) {
 	}
 	cfg := machine.Default().Ideal()
 	cfg.Order = machine.OrderFile
-	sim, _ := machine.New(cfg, set.Classes)
-	hw, _ := machine.New(cfg, set.Classes)
+	sim, err := machine.New(cfg, set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := machine.New(cfg, set.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fake := machinetest.New(hw.AUnits() - 1)
 	if err := hw.SetRack(0, fake); err == nil {
 		t.Fatal("SetRack took a rack of the wrong size")
@@ -31,8 +37,14 @@ func TestHardwareRack(t *testing.T) {
 	if err := hw.SetRack(0, fake); err != nil {
 		t.Fatal(err)
 	}
-	ds, _ := sim.Prepare(set)
-	dh, _ := hw.Prepare(set)
+	ds, err := sim.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dh, err := hw.Prepare(set)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range 3 {
 		a, b := sim.Epoch(ds, nil), hw.Epoch(dh, nil)
 		if a != b {

@@ -168,7 +168,10 @@ func TestResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d3, _ := resumed.Prepare(train)
+		d3, err := resumed.Prepare(train)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 2 {
 			resumed.Epoch(d3, nil)
 		}

@@ -215,7 +215,10 @@ func checkGolden(t *testing.T, got map[string]string) {
 // TestShift: with shift=0 every figure is centred; with shift=4 within 4 pixels of the centre.
 func TestShift(t *testing.T) {
 	for _, shift := range []float64{0, 4} {
-		s, _ := Parse("ef,n=40")
+		s, err := Parse("ef,n=40")
+		if err != nil {
+			t.Fatal(err)
+		}
 		s.Shift = shift
 		for i := range s.N {
 			c := s.Card(i)
@@ -237,7 +240,10 @@ func TestShift(t *testing.T) {
 }
 
 func TestLeftRightHalves(t *testing.T) {
-	s, _ := Parse("leftright,n=200,size=6-26")
+	s, err := Parse("leftright,n=200,size=6-26")
+	if err != nil {
+		t.Fatal(err)
+	}
 	set, err := Generate(s)
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +266,10 @@ func TestLeftRightHalves(t *testing.T) {
 // card two components and two holes.
 func TestConnectedOnRetina(t *testing.T) {
 	for _, stroke := range []string{"3", "3.5", "4", "5"} {
-		s, _ := Parse("connected,n=400,seed=3,stroke=" + stroke)
+		s, err := Parse("connected,n=400,seed=3,stroke=" + stroke)
+		if err != nil {
+			t.Fatal(err)
+		}
 		set, err := Generate(s)
 		if err != nil {
 			t.Fatal(err)
