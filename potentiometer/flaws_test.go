@@ -29,7 +29,10 @@ func set(t *testing.T, p Params, key, raw string) Params {
 func fromDefault(t *testing.T, p Params, key string) Params {
 	t.Helper()
 	var all map[string]json.RawMessage
-	b, _ := json.Marshal(DefaultParams())
+	b, err := json.Marshal(DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := json.Unmarshal(b, &all); err != nil {
 		t.Fatal(err)
 	}

@@ -578,8 +578,14 @@ func TestStateRoundTrip(t *testing.T) {
 			t.Fatalf("ideal=%v, drive %s: restored rack did not continue bit for bit", p.Ideal, p.Drive)
 		}
 		sa, sb := r.State(), c.State()
-		ja, _ := json.Marshal(sa)
-		jb, _ := json.Marshal(sb)
+		ja, err := json.Marshal(sa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jb, err := json.Marshal(sb)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if string(ja) != string(jb) {
 			t.Fatalf("ideal=%v, drive %s: final states differ", p.Ideal, p.Drive)
 		}
@@ -768,11 +774,17 @@ func TestParamsJSON(t *testing.T) {
 			t.Fatalf("round trip %s: got %+v, want %+v", b, q, p)
 		}
 	}
-	b, _ := json.Marshal(IdealParams())
+	b, err := json.Marshal(IdealParams())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(string(b), `"range":"+Inf"`) || !strings.Contains(string(b), `"ideal":true`) {
 		t.Fatalf("ideal params encode as %s", b)
 	}
-	b, _ = json.Marshal(ratchet)
+	b, err = json.Marshal(ratchet)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(string(b), `"drive":"ratchet"`) || !strings.Contains(string(b), `"teeth_per_increment":2.5`) {
 		t.Fatalf("ratchet params encode as %s", b)
 	}

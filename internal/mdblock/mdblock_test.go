@@ -122,7 +122,11 @@ func TestParseCommand(t *testing.T) {
 
 func ExampleParse() {
 	doc := "## Try it\n\n<!-- docs-test: timeout=10s -->\n```sh\nmark1 demo\n```\n"
-	blocks, _, _ := Parse("README.md", strings.NewReader(doc))
+	blocks, _, err := Parse("README.md", strings.NewReader(doc))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, b := range blocks {
 		fmt.Printf("line %d, %s, section %d, %q: %s", b.Line, b.Lang, b.Section, b.Directive, b.Text)
 	}
