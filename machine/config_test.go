@@ -358,7 +358,9 @@ func TestGoldenStateFile(t *testing.T) {
 			name = "testdata/v2-ideal.state"
 		}
 		if *update {
-			os.WriteFile(name, buf.Bytes(), 0o644)
+			if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		want, err := os.ReadFile(name)
 		if err != nil {

@@ -60,7 +60,9 @@ func TestFollowsSymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "real.state")
 	link := filepath.Join(dir, "link.state")
-	os.WriteFile(target, []byte("old"), 0o644)
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink("real.state", link); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,9 @@ func TestCleansStaleTemporaries(t *testing.T) {
 	live := filepath.Join(dir, fmt.Sprintf(".m.state.tmp-%d-456", os.Getpid()))
 	other := filepath.Join(dir, ".other.state.tmp-2147483646-1")
 	for _, p := range []string{stale, live, other} {
-		os.WriteFile(p, []byte("partial"), 0o644)
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := Write(path, 0o644, func(w io.Writer) error { return nil }); err != nil {
 		t.Fatal(err)

@@ -128,7 +128,9 @@ func TestSources(t *testing.T) {
 			weak = weak && (f.Kind == report.Tertiary || f.Kind == report.Unverified)
 		}
 		var buf bytes.Buffer
-		r.WriteText(&buf)
+		if err := r.WriteText(&buf); err != nil {
+			t.Fatal(err)
+		}
 		text := strings.ReplaceAll(buf.String(), "\n  record:", "")
 		text = strings.Join(strings.Fields(text), " ")
 		if weak && (strings.Contains(text, "the record") || strings.Contains(text, "record's")) {

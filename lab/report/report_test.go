@@ -69,7 +69,9 @@ func TestWriteDir(t *testing.T) {
 	}
 	// A file where the folder should be is refused, naming it.
 	file := filepath.Join(t.TempDir(), "file")
-	os.WriteFile(file, nil, 0o644)
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := sample().WriteDir(file); err == nil || !strings.Contains(err.Error(), file) {
 		t.Fatalf("WriteDir onto a file: %v", err)
 	}
@@ -280,7 +282,9 @@ func TestChecksAndKinds(t *testing.T) {
 	}
 	r.Checks = nil
 	b.Reset()
-	r.WriteText(&b)
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
 	if strings.Contains(b.String(), "Quick-run") {
 		t.Error("a run without checks prints a checks table")
 	}
