@@ -216,7 +216,10 @@ func TestBridgeHaltedRig(t *testing.T) {
 		Machine: &hwapi.Machine{AUnits: 15, RUnits: 1, Seed: 1, Rule: "alpha", Wiring: "random"}, Pots: loopPots(1, 15)}}
 	f.racks = []*machinetest.Rack{machinetest.New(15)}
 	addr := bridgeServer(t, f, "")
-	c, _ := hwapi.NewClient(addr, "")
+	c, err := hwapi.NewClient(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Halt(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +277,10 @@ func TestBridgeReleasesTheRig(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	c, _ := hwapi.NewClient(addr, "")
+	c, err := hwapi.NewClient(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := c.Status(t.Context())
 	if err != nil || st.Watchdog != "idle" {
 		t.Errorf("after a clean end the watchdog is %q (%v), want idle", st.Watchdog, err)

@@ -25,7 +25,10 @@ func TestLabWorksheets(t *testing.T) {
 	if err != nil || len(files) < 14 {
 		t.Fatalf("worksheets: %v, %v", files, err)
 	}
-	wd, _ := os.Getwd()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer os.Chdir(wd)
 	start := time.Now()
 	ran := 0
@@ -62,7 +65,9 @@ func TestLabWorksheets(t *testing.T) {
 		if !checked(file) {
 			checkFigures(t, filepath.Join(wd, file), cmds, outs) // worksheets 1 to 8: lab_figures_test.go
 		}
-		os.Chdir(wd)
+		if err := os.Chdir(wd); err != nil {
+			t.Fatal(err)
+		}
 		if checked(file) {
 			checkObservations(t, file, printed)
 		}

@@ -169,10 +169,10 @@ func (o *observed) grid(path, name string) ([20][20]float64, error) {
 		if r[0] != name {
 			continue
 		}
-		i, _ := strconv.Atoi(r[1])
-		j, _ := strconv.Atoi(r[2])
+		i, ei := strconv.Atoi(r[1])
+		j, ej := strconv.Atoi(r[2])
 		v, err := strconv.ParseFloat(r[3], 64)
-		if err != nil || i < 0 || i >= 20 || j < 0 || j >= 20 {
+		if err != nil || ei != nil || ej != nil || i < 0 || i >= 20 || j < 0 || j >= 20 {
 			return g, fmt.Errorf("%s: %q", path, r)
 		}
 		g[i][j] = v
@@ -506,7 +506,10 @@ func checkFigures(t *testing.T, file string, cmds []shCommand, outs []string) {
 	if len(paras) > 0 && len(figs) == 0 && !checked(file) {
 		t.Errorf("%s: Observe paragraphs without a figure in worksheetFigures", file)
 	}
-	wd, _ := os.Getwd()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	reports := map[string]*observed{}
 	report := func(text string) (*observed, error) {
 		if o, ok := reports[text]; ok {

@@ -26,9 +26,13 @@ import (
 func TestLabErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
-	os.WriteFile(file, []byte("x"), 0o644)
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	full := filepath.Join(dir, "full")
-	os.MkdirAll(filepath.Join(full, "a"), 0o755)
+	if err := os.MkdirAll(filepath.Join(full, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string
@@ -215,7 +219,10 @@ func withoutTimes(t *testing.T, b []byte) string {
 		}
 	}
 	walk(v)
-	out, _ := json.Marshal(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return string(out)
 }
 
@@ -306,7 +313,10 @@ func TestCardsExportKeepsOrder(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatal(err)
 			}
-			b, _ := json.Marshal(rep)
+			b, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
 			return withoutTimes(t, b)
 		}
 		if a, b := table("builtin:"+name), table(dir); a != b {

@@ -12,11 +12,17 @@ import (
 func TestLabCourseErrors(t *testing.T) {
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "pts.csv")
-	os.WriteFile(csv, []byte("x1,x2,y\n1,2,+1\n2,0,0\n"), 0o644)
+	if err := os.WriteFile(csv, []byte("x1,x2,y\n1,2,+1\n2,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ragged := filepath.Join(dir, "ragged.csv")
-	os.WriteFile(ragged, []byte("1,2,+1\n# comment\n2,0,1,-1\n"), 0o644)
+	if err := os.WriteFile(ragged, []byte("1,2,+1\n# comment\n2,0,1,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.csv")
-	os.WriteFile(bad, []byte("1,2,+1\n2,zero,-1\n"), 0o644)
+	if err := os.WriteFile(bad, []byte("1,2,+1\n2,zero,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args []string
 		want string

@@ -662,8 +662,8 @@ func TestTrainChecksBeforeTraining(t *testing.T) {
 			}
 		})
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("left files behind: %v", ents)
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Errorf("left files behind: %v, %v", ents, err)
 	}
 }
 

@@ -148,7 +148,10 @@ func TestWebServes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(resp.Body)
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
 		resp.Body.Close()
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
 			t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
@@ -178,7 +181,10 @@ func webAsk(t *testing.T, base, method, path string) (*http.Response, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp.Body.Close()
 	return resp, string(body)
 }

@@ -68,7 +68,10 @@ func TestBadInputCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	wd, _ := os.Getwd()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +178,10 @@ func TestInterruptSaves(t *testing.T) {
 // leftovers fails if a temporary file is left in dir.
 func leftovers(t *testing.T, dir string) {
 	t.Helper()
-	ents, _ := os.ReadDir(dir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range ents {
 		if strings.Contains(e.Name(), ".tmp") {
 			t.Errorf("temporary file left: %s", e.Name())
@@ -329,7 +335,10 @@ func peakMiB(t *testing.T, dir string, args ...string) (int, string, float64) {
 // the --max-data-mb budget plus 100 MiB for a folder of big images.
 func TestMemoryBounded(t *testing.T) {
 	dir := t.TempDir()
-	bad, _ := filepath.Abs("../../testdata/bad")
+	bad, err := filepath.Abs("../../testdata/bad")
+	if err != nil {
+		t.Fatal(err)
+	}
 	// A big regular file with no header line, given as a state file.
 	noHeader := filepath.Join(dir, "zeros.state")
 	if err := os.WriteFile(noHeader, make([]byte, 64<<20), 0o644); err != nil {
@@ -337,7 +346,9 @@ func TestMemoryBounded(t *testing.T) {
 	}
 	// 24 PNG images of 4096x4096 16-bit RGBA (128 MiB each decoded, a few KB on disk).
 	folder := filepath.Join(dir, "photos", "a")
-	os.MkdirAll(folder, 0o755)
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	img := bigPNG(t)
 	for i := range 24 {
 		if err := os.WriteFile(filepath.Join(folder, fmt.Sprintf("%02d.png", i)), img, 0o644); err != nil {
@@ -375,7 +386,9 @@ func TestFIFONeverWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	classDir := filepath.Join(dir, "cards", "a")
-	os.MkdirAll(classDir, 0o755)
+	if err := os.MkdirAll(classDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := syscall.Mkfifo(filepath.Join(classDir, "y.png"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +403,9 @@ func TestFIFONeverWaits(t *testing.T) {
 		cmd := mark1Process(t, dir, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		cmd.Start()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {

@@ -26,7 +26,10 @@ func TestReadmeExamples(t *testing.T) {
 	if err := os.Symlink(testdata, filepath.Join(dir, "testdata")); err != nil {
 		t.Fatal(err)
 	}
-	wd, _ := os.Getwd()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
