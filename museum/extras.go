@@ -27,6 +27,7 @@ type extras struct {
 	layout    *screen.Layout
 	layoutKey screen.Options
 	viewImg   *ebiten.Image
+	dimImg    *ebiten.Image // one dark pixel, stretched over the machine under an overlay
 	panel     *screen.Panel
 	panelImg  *ebiten.Image
 	panelSt   screen.PanelState
@@ -284,6 +285,7 @@ func (g *Game) drawComposed(scr *ebiten.Image, pic *image.RGBA, fresh bool) {
 		g.x.viewImg.WritePixels(pic.Pix)
 	}
 	scr.Fill(colorBack)
+	l.SetOverlay(g.scene.Overlay())
 	turn := func(op *ebiten.DrawImageOptions) {
 		switch l.Rotate {
 		case 90:
@@ -304,6 +306,25 @@ func (g *Game) drawComposed(scr *ebiten.Image, pic *image.RGBA, fresh bool) {
 		if t.Dst.Size() != t.Src.Size() {
 			op.Filter = ebiten.FilterLinear
 		}
+		op.GeoM.Scale(t.Scale(), t.Scale())
+		op.GeoM.Translate(float64(t.Dst.Min.X), float64(t.Dst.Min.Y))
+		turn(op)
+		scr.DrawImage(g.x.viewImg.SubImage(t.Src).(*ebiten.Image), op)
+	}
+	if t := l.Over; !t.Src.Empty() {
+		// What view drew over the machine, which the tiles cut apart, whole on top of a
+		// darkened machine.
+		if g.x.dimImg == nil {
+			g.x.dimImg = ebiten.NewImage(1, 1)
+			g.x.dimImg.Fill(color.RGBA{0, 0, 0, 215})
+		}
+		op.GeoM.Reset()
+		op.Filter = ebiten.FilterNearest
+		op.GeoM.Scale(float64(l.W), float64(l.H))
+		turn(op)
+		scr.DrawImage(g.x.dimImg, op)
+		op.GeoM.Reset()
+		op.Filter = ebiten.FilterLinear
 		op.GeoM.Scale(t.Scale(), t.Scale())
 		op.GeoM.Translate(float64(t.Dst.Min.X), float64(t.Dst.Min.Y))
 		turn(op)

@@ -204,3 +204,19 @@ func (sc *Scene) HitTest(p image.Point) Part {
 
 // RetinaRect returns where the retina is on the screen (the visitor draws there).
 func (sc *Scene) RetinaRect() image.Rectangle { return sc.l.retina }
+
+// Overlay returns where the last Draw painted over the machine's usual panels, in the
+// picture's pixels: the help, else the zoomed rack and the description box (their union
+// when both), or an empty rectangle. A window that cuts the picture into pieces (the
+// museum's portrait layout) shows this region whole, on top, so that nothing drawn over a
+// boundary between two pieces is cut apart.
+func (sc *Scene) Overlay() image.Rectangle {
+	if sc.helpOpen {
+		return sc.l.helpPanel
+	}
+	r := sc.tipAt
+	if sc.zoom >= 0 {
+		r = r.Union(sc.l.zoom)
+	}
+	return r
+}

@@ -22,6 +22,12 @@ type Tile struct {
 // Scale is the tile's magnification.
 func (t Tile) Scale() float64 { return float64(t.Dst.Dx()) / float64(t.Src.Dx()) }
 
+// point maps q, a point of Dst, to view's pixel under it.
+func (t Tile) point(q image.Point) image.Point {
+	s := t.Scale()
+	return image.Pt(t.Src.Min.X+int(float64(q.X-t.Dst.Min.X)/s), t.Src.Min.Y+int(float64(q.Y-t.Dst.Min.Y)/s))
+}
+
 // Options choose a layout.
 type Options struct {
 	Portrait bool
@@ -37,6 +43,9 @@ type Layout struct {
 	Tiles []Tile
 	Panel image.Rectangle // the camera panel (empty: none)
 	Band  image.Rectangle // the title band (empty: none)
+	// Over, when its Src is not empty, is what view drew over the machine (Scene.Overlay)
+	// shown whole on top of the tiles, because the tiles cut it apart (SetOverlay).
+	Over Tile
 }
 
 // TitleBand is the height of the title band.
@@ -107,6 +116,32 @@ func New(o Options) *Layout {
 	return l
 }
 
+// OverlayMargin is the space kept around an overlay shown on top (SetOverlay).
+const OverlayMargin = 16
+
+// SetOverlay tells the layout what view drew over the machine this frame (Scene.Overlay:
+// the help, the zoomed rack, a description). When no single tile shows src whole (the
+// portrait layout's bands would cut it apart), Over shows it on top, centred below the
+// title band, as large as fits (never enlarged); otherwise, and for an empty src, Over is
+// cleared.
+func (l *Layout) SetOverlay(src image.Rectangle) {
+	l.Over = Tile{}
+	if src.Empty() {
+		return
+	}
+	for _, t := range l.Tiles {
+		if src.In(t.Src) {
+			return
+		}
+	}
+	top := l.Band.Max.Y
+	aw, ah := l.W-2*OverlayMargin, l.H-top-2*OverlayMargin
+	s := min(1, float64(aw)/float64(src.Dx()), float64(ah)/float64(src.Dy()))
+	w, h := int(float64(src.Dx())*s), int(float64(src.Dy())*s)
+	x, y := (l.W-w)/2, top+(l.H-top-h)/2
+	l.Over = Tile{Src: src, Dst: image.Rect(x, y, x+w, y+h)}
+}
+
 // Size returns the size of the picture on the screen, after the turn.
 func (l *Layout) Size() (int, int) {
 	if l.Rotate == 90 || l.Rotate == 270 {
@@ -149,10 +184,12 @@ func (l *Layout) At(p image.Point) (Where, image.Point) {
 	if q.In(l.Band) {
 		return OnBand, q.Sub(l.Band.Min)
 	}
+	if t := l.Over; !t.Src.Empty() && q.In(t.Dst) {
+		return OnMachine, t.point(q)
+	}
 	for _, t := range l.Tiles {
 		if q.In(t.Dst) {
-			s := t.Scale()
-			return OnMachine, image.Pt(t.Src.Min.X+int(float64(q.X-t.Dst.Min.X)/s), t.Src.Min.Y+int(float64(q.Y-t.Dst.Min.Y)/s))
+			return OnMachine, t.point(q)
 		}
 	}
 	return Nowhere, image.Point{}

@@ -381,3 +381,53 @@ func TestStaff(t *testing.T) {
 		t.Error("muted, the MUTE button looks the same")
 	}
 }
+
+// What view draws over the machine is shown whole, on top, where the layout's tiles would cut
+// it apart (portrait), and a touch on it lands on view's pixel under it; where one tile shows
+// it whole (landscape), nothing is added.
+func TestOverlay(t *testing.T) {
+	help := image.Rect(view.Width/2-560, 130, view.Width/2+560, 890) // the help's panel
+	tip := image.Rect(900, 300, 1300, 420)                           // a description across the portrait's bands
+	for _, c := range []struct {
+		o    Options
+		src  image.Rectangle
+		over bool
+	}{
+		{Options{}, help, false},
+		{Options{Camera: true, Title: "M"}, tip, false},
+		{Options{Portrait: true}, help, true},
+		{Options{Portrait: true, Title: "M", Camera: true}, tip, true},
+		{Options{Portrait: true}, image.Rect(10, 300, 200, 400), false}, // inside one band
+		{Options{Portrait: true}, image.Rectangle{}, false},
+	} {
+		l := New(c.o)
+		l.SetOverlay(c.src)
+		if got := !l.Over.Src.Empty(); got != c.over {
+			t.Errorf("%+v, %v: overlay %v, want %v", c.o, c.src, got, c.over)
+			continue
+		}
+		if !c.over {
+			continue
+		}
+		d := l.Over.Dst
+		inside := image.Rect(OverlayMargin, l.Band.Max.Y+OverlayMargin, l.W-OverlayMargin+1, l.H-OverlayMargin+1)
+		if l.Over.Src != c.src || !d.In(inside) || l.Over.Scale() > 1 {
+			t.Errorf("%+v: overlay %v at %v (scale %.3f), want all of %v within %v", c.o, l.Over.Src, d, l.Over.Scale(), c.src, inside)
+		}
+		if r := float64(d.Dy()) / float64(d.Dx()) / (float64(c.src.Dy()) / float64(c.src.Dx())); r < 0.99 || r > 1.01 {
+			t.Errorf("%+v: the overlay's shape is changed by %.3f", c.o, r)
+		}
+		mid := image.Pt((d.Min.X+d.Max.X)/2, (d.Min.Y+d.Max.Y)/2)
+		where, p := l.At(mid)
+		want := image.Pt((c.src.Min.X+c.src.Max.X)/2, (c.src.Min.Y+c.src.Max.Y)/2)
+		if where != OnMachine || abs(p.X-want.X) > 2 || abs(p.Y-want.Y) > 2 {
+			t.Errorf("%+v: a touch at the overlay's centre lands %v at %v, want the machine at %v", c.o, where, p, want)
+		}
+		l.SetOverlay(image.Rectangle{})
+		if !l.Over.Src.Empty() {
+			t.Errorf("%+v: the overlay stays after it is closed", c.o)
+		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
