@@ -30,6 +30,7 @@ type command struct {
 	rule  machine.Rule
 	name  string
 	img   *image.Gray
+	n     int // TrainEpochs' count
 }
 
 // The commands are queued and applied by Run's goroutine between two presentations, in the
@@ -41,6 +42,15 @@ type command struct {
 // until an epoch passes without a correction or Options.MaxEpochs epochs have passed. It goes
 // on from the machine's weights as they are.
 func (s *Session) Train() error { return s.send(command{op: opTrain}) }
+
+// TrainEpochs trains like Train, but stops after n whole epochs from now (fewer when an epoch
+// passes without a correction), then waits stopped. n must be at least 1.
+func (s *Session) TrainEpochs(n int) error {
+	if n < 1 {
+		return fmt.Errorf("session: train %d epochs: want at least 1", n)
+	}
+	return s.send(command{op: opTrain, n: n})
+}
 
 // Test shows every card of the experiment once, in order, without learning, counting the
 // right answers (Frame.TestDone, TestCorrect), then stops.
@@ -183,9 +193,10 @@ func (s *Session) apply(c command) {
 	s.problem = ""
 	switch c.op {
 	case opTrain:
-		if s.mode != Training {
+		if s.mode != Training || c.n > 0 {
 			s.run = 0
 		}
+		s.runLimit = c.n
 		s.mode = Training
 	case opTest:
 		s.mode, s.testPos = Testing, 0

@@ -98,6 +98,7 @@ type Session struct {
 	saveEvery time.Duration
 	interval  time.Duration
 	maxEpochs int
+	runLimit  int // the epochs the last Train runs at most (TrainEpochs), 0 for maxEpochs
 
 	// The driving goroutine's state (New, then Run).
 	ctx      context.Context
@@ -345,7 +346,11 @@ func (s *Session) trainEpoch() {
 	}
 	s.tr.Converged = st.Corrections == 0
 	s.run++
-	if s.tr.Converged || s.run >= s.maxEpochs {
+	limit := s.maxEpochs
+	if s.runLimit > 0 {
+		limit = s.runLimit
+	}
+	if s.tr.Converged || s.run >= limit {
 		s.mode = Stopped
 	}
 	s.publish()

@@ -643,3 +643,30 @@ func TestSpeedIsMax(t *testing.T) {
 		}
 	}
 }
+
+// TrainEpochs stops after exactly n epochs at full speed (the letters do not converge so
+// soon), and a Train after it runs to MaxEpochs again; n below 1 is refused.
+func TestTrainEpochs(t *testing.T) {
+	opts := session.Options{Config: ideal(), Experiment: "letters", Speed: session.Max, MaxEpochs: 9}
+	s, _ := start(t, opts)
+	if err := s.TrainEpochs(0); err == nil {
+		t.Errorf("TrainEpochs(0) accepted")
+	}
+	if err := s.TrainEpochs(3); err != nil {
+		t.Fatal(err)
+	}
+	f := waitFor(t, s, "three epochs", func(f *session.Frame) bool { return f.Epoch >= 3 && f.Mode == session.Stopped })
+	if f.Epoch != 3 || f.Converged {
+		t.Fatalf("TrainEpochs(3) stopped at epoch %d (converged %v)", f.Epoch, f.Converged)
+	}
+	time.Sleep(50 * time.Millisecond) // at about 20,000 cards a second, two epochs' time
+	s.Snapshot(f)
+	if f.Epoch != 3 || f.Mode != session.Stopped {
+		t.Fatalf("after TrainEpochs(3): epoch %d, mode %v", f.Epoch, f.Mode)
+	}
+	s.Train()
+	f = waitFor(t, s, "Train after TrainEpochs", func(f *session.Frame) bool { return f.Epoch > 3 && f.Mode == session.Stopped })
+	if f.Epoch != 3+9 && !f.Converged {
+		t.Errorf("Train after TrainEpochs(3) stopped at epoch %d, want %d (MaxEpochs) or converged", f.Epoch, 3+9)
+	}
+}

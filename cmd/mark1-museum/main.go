@@ -245,20 +245,24 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-// pretrainFor trains n epochs at full speed, then sets the speed back and goes on training.
+// pretrainFor trains n epochs at full speed (fewer when an epoch passes without a
+// correction), then sets the speed back and goes on training.
 func pretrainFor(ctx context.Context, s *session.Session, n int, speed session.Speed) error {
 	var f session.Frame
 	s.Snapshot(&f)
-	target := f.Epoch + n
+	start := f.Epoch
 	s.SetSpeed(session.Max)
-	s.Train()
+	if err := s.TrainEpochs(n); err != nil {
+		return err
+	}
 	for seq := uint64(0); ; {
 		var err error
 		if seq, err = s.Wait(ctx, seq); err != nil {
 			return err
 		}
 		s.Snapshot(&f)
-		if f.Epoch >= target || f.Epoch > 0 && f.Mode == session.Stopped && f.EpochDone == 0 {
+		// The session stops by itself after the n epochs, or after one without a correction.
+		if f.Mode == session.Stopped && (f.Epoch >= start+n || f.Epoch > start && f.Converged) {
 			break
 		}
 	}
