@@ -5,6 +5,8 @@ package main
 import (
 	"net/url"
 	"syscall/js"
+
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // browser is true in the browser build.
@@ -12,7 +14,8 @@ const browser = true
 
 // args returns the page's query string as flags: ?experiment=shapes&speed=10 is
 // --experiment shapes --speed 10, and a parameter with no value (?ideal) is a bare flag;
-// ?camera is the page's camera, ?sound=off silence.
+// ?camera is the page's camera, ?sound=off silence, ?language=de the screen's language (by
+// default the browser's, when the screen speaks it).
 func args() []string {
 	search := js.Global().Get("location").Get("search").String()
 	if len(search) > 0 && search[0] == '?' {
@@ -23,7 +26,15 @@ func args() []string {
 		return nil
 	}
 	var out []string
-	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain", "stats", "camera", "sound"} {
+	if len(q["language"]) == 0 {
+		// The browser's own language, when the screen speaks it (navigator.language: "de-DE").
+		if l := js.Global().Get("navigator").Get("language"); l.Type() == js.TypeString {
+			if _, ok := i18n.Parse(l.String()); ok {
+				q["language"] = []string{l.String()}
+			}
+		}
+	}
+	for _, name := range []string{"experiment", "speed", "seed", "ideal", "attract", "pretrain", "stats", "camera", "sound", "language"} {
 		for _, v := range q[name] {
 			if name == "camera" && (v == "" || v == "on") {
 				v = "browser" // ?camera: the page's camera (web/index.html asks for it)

@@ -49,6 +49,7 @@ import (
 	"github.com/mark1-perceptron/mark1/museum/help"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 func main() {
@@ -87,6 +88,7 @@ type settings struct {
 	seed                            uint64
 	pretrain, frames                int
 	curator, camera, sound          string
+	language                        string
 	curatorExample                  bool
 }
 
@@ -114,6 +116,7 @@ func newFlagSet(st *settings) *flag.FlagSet {
 	fs.BoolVar(&st.curatorExample, "curator-example", false, "print a commented curator's file with every setting at its default, and quit")
 	fs.StringVar(&st.camera, "camera", "", "the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)")
 	fs.StringVar(&st.sound, "sound", "", "on or off (default: the curator's file's; without it, off in a kiosk, on in a window)")
+	fs.StringVar(&st.language, "language", "", "the language the screen opens in and returns to: en, de, fr or es (default: the curator's file's, else en)")
 	return fs
 }
 
@@ -130,6 +133,10 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "mark1-museum: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if _, ok := i18n.Parse(st.language); st.language != "" && !ok {
+		fmt.Fprintf(stderr, "mark1-museum: --language %q: want en, de, fr or es (a region is allowed: de-CH)\n", st.language)
 		return 2
 	}
 	if st.curatorExample {
@@ -225,9 +232,13 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if st.sound != "" {
 		soundOn = st.sound == "on"
 	}
+	lang := cur.Language
+	if st.language != "" {
+		lang = st.language
+	}
 	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames,
 		Institution: cur.Institution, Camera: ex.feed, Orientation: cur.Screen.Orientation, Rotate: cur.Screen.Rotate,
-		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, Language: cur.Language, LargeText: cur.LargeText,
+		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, Language: lang, LargeText: cur.LargeText,
 		SoundAfterTouch: browser, Monitor: ex.mon, Logf: ex.logf,
 		WindowW: cur.Screen.Width, WindowH: cur.Screen.Height}
 	if soundOn {

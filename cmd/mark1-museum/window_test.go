@@ -429,3 +429,25 @@ func TestBareXServerIsQuiet(t *testing.T) {
 		t.Errorf("the museum under a bare X server printed %q, want nothing", out)
 	}
 }
+
+// --language takes a language the screen speaks (a region allowed) and refuses another with
+// one line naming the flag, before any window opens.
+func TestLanguageFlag(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		ok   bool
+	}{{"de", true}, {"fr-CA", true}, {"es-419", true}, {"ja", false}, {"english", false}, {"", true}} {
+		var out, errb bytes.Buffer
+		code := run([]string{"--language", c.code, "--curator-example"}, &out, &errb)
+		if c.ok {
+			// Valid: the flag passes and --curator-example prints the example.
+			if code != 0 || !strings.Contains(out.String(), "[exhibit]") {
+				t.Errorf("--language %q: exit %d, %q", c.code, code, errb.String())
+			}
+			continue
+		}
+		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), `--language "`+c.code+`": want en, de, fr or es`) {
+			t.Errorf("--language %q: exit %d, %q", c.code, code, errb.String())
+		}
+	}
+}

@@ -27,6 +27,7 @@ const Flags = `  --fullscreen        open full screen
   --curator-example   print a commented curator's file with every setting at its default, and quit
   --camera DEVICE     the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)
   --sound on|off      on or off (default: the curator's file's; without it, off in a kiosk, on in a window)
+  --language CODE     the language the screen opens in and returns to: en, de, fr or es (default: the curator's file's, else en)
 `
 
 // Text is mark1-museum's whole usage, as -h prints it.
