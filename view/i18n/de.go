@@ -170,7 +170,6 @@ var german = [numMsgs]string{
 
 	CamPanelTitle:        "DIE KAMERA: IHRE KARTE",
 	CamPanelNoPicture:    "Noch kein Bild.",
-	CamPanelNotSeen:      "Die Maschine sieht es noch nicht",
 	CamPanelLive:         "LIVE: Die Retina zeigt es",
 	CamPanelHint:         "Zeichnen Sie einen Buchstaben oder eine Form mit dickem schwarzem Stift, halten Sie sie vor die Kamera und drücken Sie ZEIGEN (oder die Taste S): Die Maschine antwortet, und Sie können es ihr mit den Tasten unten beibringen.",
 	CamPanelHintShort:    "Halten Sie Ihre Zeichnung nah heran und drücken Sie ZEIGEN.",

@@ -169,7 +169,6 @@ var english = [numMsgs]string{
 
 	CamPanelTitle:        "THE CAMERA: YOUR CARD",
 	CamPanelNoPicture:    "No picture yet.",
-	CamPanelNotSeen:      "The machine does not see it yet",
 	CamPanelLive:         "LIVE: the retina shows it",
 	CamPanelHint:         "Draw a letter or a shape in thick black pen, hold it up to the camera, and press SHOW IT (or the S key): the machine answers, and you can teach it with the keys below.",
 	CamPanelHintShort:    "Hold your drawing up close, then press SHOW IT.",

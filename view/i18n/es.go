@@ -171,7 +171,6 @@ var spanish = [numMsgs]string{
 
 	CamPanelTitle:        "LA CÁMARA: TU TARJETA",
 	CamPanelNoPicture:    "Aún no hay imagen.",
-	CamPanelNotSeen:      "La máquina aún no la ve",
 	CamPanelLive:         "EN DIRECTO: la retina la muestra",
 	CamPanelHint:         "Dibuja una letra o una forma con rotulador negro grueso, muéstrala a la cámara y pulsa MOSTRAR (o la tecla S): la máquina responde, y puedes enseñarle con las teclas de abajo.",
 	CamPanelHintShort:    "Acerca tu dibujo a la cámara y pulsa MOSTRAR.",

@@ -171,7 +171,6 @@ var french = [numMsgs]string{
 
 	CamPanelTitle:        "LA CAMÉRA : VOTRE CARTE",
 	CamPanelNoPicture:    "Pas encore d’image.",
-	CamPanelNotSeen:      "La machine ne la voit pas encore",
 	CamPanelLive:         "EN DIRECT : la rétine la montre",
 	CamPanelHint:         "Dessinez une lettre ou une forme au gros feutre noir, montrez-la à la caméra et appuyez sur MONTRER (ou la touche S) : la machine répond, et vous pouvez lui apprendre la bonne réponse avec les touches ci-dessous.",
 	CamPanelHintShort:    "Tenez votre dessin tout près, puis appuyez sur MONTRER.",

@@ -179,7 +179,6 @@ const (
 	CamLive
 	CamPanelTitle
 	CamPanelNoPicture
-	CamPanelNotSeen
 	CamPanelLive
 	CamPanelHint
 	CamPanelHintShort    // the hint where the long one does not fit
