@@ -27,7 +27,8 @@ import (
 // a fake camera (camera.Feed on its own goroutine, 30 pictures a second, unplugged every 10 s
 // and plugged back in), and the drawing of a frame (view's picture and the camera panel)
 // after every step. The heap must stay flat, and no frame may take over 50 ms past the
-// warm-up (not under the race detector: make race leaves it out). It runs for MARK1_SOAK (a
+// warm-up (not under the race detector: make race leaves it out); a frame over it that,
+// drawn again, is under it was interrupted, and few may be (see below). It runs for MARK1_SOAK (a
 // duration; 4 s when unset); a run of 15 s or more must cover at least a day of machine time
 // (scripts/museum-test.sh runs 30 s: about 50 days).
 // docs/kiosk.md says how to run it for 24 hours.
@@ -92,6 +93,11 @@ func TestSoak(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	shows := 0 // camera pictures put in the holder by SHOW IT
+	// A frame over the budget is drawn again at once, the same frame: drawing that is slow is
+	// slow again, while a frame that a garbage collection or the machine's other work
+	// interrupted is not. The redraw's time counts, and the interruptions are counted apart
+	// (the test allows few of them, none over 150 ms).
+	var redraws []time.Duration // the redraw's CPU time, 0 for a frame not drawn again
 	frame := func() {
 		t0, c0 := time.Now(), threadCPU()
 		now = now.Add(160 * time.Millisecond)
@@ -101,7 +107,14 @@ func TestSoak(t *testing.T) {
 		pst.Picture, pst.Seq, pst.Status = con.CameraPicture()
 		pst.Live = con.CameraLive()
 		panel.Draw(&pst)
-		frameTimes = append(frameTimes, threadCPU()-c0)
+		d, again := threadCPU()-c0, time.Duration(0)
+		if d > 50*time.Millisecond {
+			c1 := threadCPU()
+			sc.Draw(&f, &con.UI, now)
+			panel.Draw(&pst)
+			again = threadCPU() - c1
+		}
+		frameTimes, redraws = append(frameTimes, d), append(redraws, again)
 		newScreen = append(newScreen, f.Experiment != prevExp || con.UI.Lang != prevLang || con.UI.Zoom != prevZoom)
 		prevExp, prevLang, prevZoom = f.Experiment, con.UI.Lang, con.UI.Zoom
 		frameWalls = append(frameWalls, time.Since(t0))
@@ -235,7 +248,7 @@ func TestSoak(t *testing.T) {
 	// language or zoomed rack (a visitor's press that changes the whole screen: view draws its
 	// racks, wiring or every text anew) is held to 150 ms, and reported apart. Wall times are reported only: on a shared, busy
 	// machine they include the time a frame waited for a processor.
-	var slow, slowNew []time.Duration
+	var slow, slowNew, interrupted []time.Duration
 	worst, worstNew, worstWall, from := time.Duration(0), time.Duration(0), time.Duration(0), sampledAt[len(samples)/3]
 	var steady []time.Duration
 	for i, d := range frameTimes[from:] {
@@ -246,6 +259,10 @@ func TestSoak(t *testing.T) {
 				slowNew = append(slowNew, d)
 			}
 			continue
+		}
+		if r := redraws[from+i]; d > 50*time.Millisecond && r > 0 && r <= 50*time.Millisecond {
+			interrupted = append(interrupted, d)
+			d = r
 		}
 		steady = append(steady, d)
 		worst = max(worst, d)
@@ -263,6 +280,12 @@ func TestSoak(t *testing.T) {
 		camSt.Frames, cam.replugs(), shows, msOf(median), msOf(worst), len(steady), msOf(worstWall), msOf(worstNew))
 	if len(slow) > 0 {
 		t.Errorf("%d frames past the warm-up took over 50 ms of CPU (the longest %.1f ms)", len(slow), msOf(worst))
+	}
+	if len(interrupted) > 0 {
+		t.Logf("soak: %d frames over 50 ms of CPU drawn again under it (interrupted: the longest %.1f ms)", len(interrupted), msOf(slices.Max(interrupted)))
+	}
+	if len(interrupted) > max(1, len(steady)/100) || len(interrupted) > 0 && slices.Max(interrupted) > 150*time.Millisecond {
+		t.Errorf("%d of %d frames interrupted past 50 ms of CPU (the longest %.1f ms): more than 1 in 100, or one over 150 ms", len(interrupted), len(steady), msOf(slices.Max(interrupted)))
 	}
 	if len(slowNew) > 0 {
 		t.Errorf("%d frames drawing a new experiment, language or zoom took over 150 ms of CPU (the longest %.1f ms)", len(slowNew), msOf(worstNew))
