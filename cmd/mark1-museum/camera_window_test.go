@@ -80,11 +80,22 @@ func pressKey(t *testing.T, env []string, key string) {
 	if err != nil {
 		t.Fatal("no xdotool (scripts/museum-test.sh installs it)")
 	}
-	cmd := exec.Command(x, "search", "--sync", "--name", "Mark I Perceptron", "windowfocus", "--sync", "key", "--delay", "100", key)
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("xdotool: %v\n%s", err, out)
+	// A try that cannot reach the X server is tried again (CI saw one "Can't open display"
+	// from xdotool while the window on the same server drew on).
+	var out []byte
+	for try := 1; ; try++ {
+		cmd := exec.Command(x, "search", "--sync", "--name", "Mark I Perceptron", "windowfocus", "--sync", "key", "--delay", "100", key)
+		cmd.Env = append(os.Environ(), env...)
+		if out, err = cmd.CombinedOutput(); err == nil {
+			return
+		}
+		if try == 5 || !strings.Contains(string(out), "Can't open display") {
+			break
+		}
+		t.Logf("xdotool, try %d: %v: %s", try, err, strings.TrimSpace(string(out)))
+		time.Sleep(time.Second)
 	}
+	t.Errorf("xdotool: %v\n%s", err, out)
 }
 
 // viewRect maps a rectangle of view's picture onto the layout's picture.
