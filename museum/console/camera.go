@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mark1-perceptron/mark1/museum/camera"
+	"github.com/mark1-perceptron/mark1/museum/screen"
 	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
@@ -67,7 +68,11 @@ func (c *Console) cameraReady() bool {
 		return false
 	}
 	if c.cam.status.State != camera.Live || c.cam.seq == 0 {
-		c.say(cameraMessage(c.cam.status.State))
+		msg := screen.CameraMessage(c.cam.status.State, c.UI.Lang)
+		if msg == "" {
+			msg = c.UI.Lang.S(i18n.CamNoPicture)
+		}
+		c.note(msg)
 		return false
 	}
 	return true
@@ -117,24 +122,4 @@ const ownScene = 9 * time.Second
 // sceneTime is a scene's time at the curator's pace.
 func (c *Console) sceneTime(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * c.opts.AttractPace)
-}
-
-// cameraMessage is what the visitor is told of a camera in state st, in the catalogue (the
-// same sentences as camera.Status.Message, in the screen's language).
-func cameraMessage(st camera.State) i18n.Msg {
-	switch st {
-	case camera.Starting:
-		return i18n.CamStarting
-	case camera.Missing:
-		return i18n.CamMissing
-	case camera.Busy:
-		return i18n.CamBusy
-	case camera.Unplugged:
-		return i18n.CamUnplugged
-	case camera.Denied:
-		return i18n.CamDenied
-	case camera.Failed:
-		return i18n.CamFailed
-	}
-	return i18n.CamNoPicture
 }
