@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mark1-perceptron/mark1/lab/internal/labtest"
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
@@ -36,7 +37,7 @@ func TestHistorical(t *testing.T) {
 				t.Fatalf("%s: finding %+v", e.Name, f)
 			}
 		}
-		holdChecks(t, e.Name+" --seeds 1", r)
+		labtest.HoldChecks(t, e.Name+" --seeds 1", r)
 		for _, f := range r.Figures {
 			n := len(f.Bars) + len(f.Grids)
 			for _, s := range f.Series {
@@ -73,19 +74,6 @@ func TestHistorical(t *testing.T) {
 	}
 }
 
-// holdChecks fails the test for a report without checks or with a figure out of its band.
-func holdChecks(t *testing.T, name string, r *report.Report) {
-	t.Helper()
-	if len(r.Checks) == 0 {
-		t.Errorf("%s: a quick run without checks", name)
-	}
-	for _, c := range r.Checks {
-		if !c.Within() {
-			t.Errorf("%s: %s = %g, outside %g to %g", name, c.What, c.Value, c.Min, c.Max)
-		}
-	}
-}
-
 // TestQuickChecks runs every historical experiment's quick run as mark1 experiment NAME --quick
 // does (the experiment's own number of machines), from two seeds: every figure it checks stays
 // in its band. A machine that never learns falls outside (see the bands' "broken" figures).
@@ -99,7 +87,7 @@ func TestQuickChecks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", e.Name, err)
 			}
-			holdChecks(t, fmt.Sprintf("%s --quick --seed %d", e.Name, seed), r)
+			labtest.HoldChecks(t, fmt.Sprintf("%s --quick --seed %d", e.Name, seed), r)
 		}
 	}
 }

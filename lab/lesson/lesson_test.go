@@ -6,22 +6,10 @@ import (
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/lab/internal/labtest"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
 )
-
-// holdChecks fails the test for a report without checks or with a figure out of its band.
-func holdChecks(t *testing.T, name string, r *report.Report) {
-	t.Helper()
-	if len(r.Checks) == 0 {
-		t.Errorf("%s: a quick run without checks", name)
-	}
-	for _, c := range r.Checks {
-		if !c.Within() {
-			t.Errorf("%s: %s = %g, outside %g to %g", name, c.What, c.Value, c.Min, c.Max)
-		}
-	}
-}
 
 // TestLessons runs the lab's demonstrations small and checks what a student must see.
 func TestLessons(t *testing.T) {
@@ -150,6 +138,6 @@ func TestDemoQuickChecks(t *testing.T) {
 				t.Logf("%s: %s = %.4g [%g, %g]", d.name, c.What, c.Value, c.Min, c.Max)
 			}
 		}
-		holdChecks(t, d.name+" --quick", r)
+		labtest.HoldChecks(t, d.name+" --quick", r)
 	}
 }
