@@ -47,6 +47,24 @@ func TestHitTest(t *testing.T) {
 		{centre(sc.UnitNextRect()), view.Part{Kind: view.PartUnitNext}},
 		{image.Pt(100, 20), view.Part{Kind: view.PartTitle}},
 		{image.Pt(-5, 2000), view.Part{}},
+		// Every other kind of part, and the panels around the parts (Index -1).
+		{centre(sc.CaptionRect()), view.Part{Kind: view.PartCaption}},
+		{centre(sc.CardRect()), view.Part{Kind: view.PartCard}},
+		{sc.CardRect().Min.Sub(image.Pt(3, 3)), view.Part{Kind: view.PartCard}},
+		{centre(sc.AnswerRect()), view.Part{Kind: view.PartAnswer}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartUnitPrev})), view.Part{Kind: view.PartUnitPrev}},
+		{centre(sc.UnitPanelRect()), view.Part{Kind: view.PartUnit}},
+		{centre(sc.HeatRect(2)), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
+		{sc.PartRect(view.Part{Kind: view.PartRack, Index: 6}).Min.Add(image.Pt(5, 5)), view.Part{Kind: view.PartRack, Index: 6}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartRule})).Sub(image.Pt(100, 0)), view.Part{Kind: view.PartRule, Index: int(machine.Alpha)}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartCurve})), view.Part{Kind: view.PartCurve}},
+		{centre(sc.LanguageRect()), view.Part{Kind: view.PartLanguage}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartLargeText})), view.Part{Kind: view.PartLargeText}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
+		{sc.CellRect(0).Min.Sub(image.Pt(10, 10)), view.Part{Kind: view.PartCell, Index: -1}},
+		{sc.LampCentre(0).Sub(image.Pt(0, 15)), view.Part{Kind: view.PartLamp, Index: -1}},
+		{sc.RLampRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartRLamp, Index: -1}},
+		{sc.HeatRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartHeat, Index: -1, Sub: -1}},
 	} {
 		if got := sc.HitTest(c.at); got != c.want {
 			t.Errorf("HitTest(%v) = %+v, want %+v", c.at, got, c.want)
@@ -63,9 +81,25 @@ func TestHitTest(t *testing.T) {
 		{sc.ZoomCentre(512), view.Part{Kind: view.PartDial, Index: 2, Sub: 512}},
 		{centre(sc.ZoomCloseRect()), view.Part{Kind: view.PartZoomClose}},
 		{centre(sc.CellRect(5)), view.Part{Kind: view.PartCell, Index: 5}},
+		{centre(sc.ZoomHeatRect()), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
+		{sc.LampCentre(0), view.Part{Kind: view.PartRack, Index: 2}},
 	} {
 		if got := sc.HitTest(c.at); got != c.want {
 			t.Errorf("zoomed: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+		}
+	}
+	// The help, open, is over everything but the title bar.
+	ui.Help = true
+	sc.Draw(f, ui, time.Now())
+	for _, c := range []struct {
+		at   image.Point
+		want view.Part
+	}{
+		{sc.ZoomCentre(0), view.Part{Kind: view.PartHelp, Index: 1}},
+		{centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
+	} {
+		if got := sc.HitTest(c.at); got != c.want {
+			t.Errorf("help: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
 		}
 	}
 }
