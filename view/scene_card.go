@@ -78,3 +78,25 @@ func (sc *Scene) drawAnswer(dst *image.RGBA, f *session.Frame) {
 	disc(dst, float64(a.Min.X+10), float64(a.Min.Y+160), 9, lamp)
 	text(dst, sc.fButton, a.Min.X+26, a.Min.Y+169, sc.msg(word), lamp)
 }
+
+// hitCard finds p on the card (or just around it) or in the answer.
+func (sc *Scene) hitCard(p image.Point) (Part, bool) {
+	switch {
+	case p.In(sc.l.card.Inset(-4)):
+		return Part{Kind: PartCard}, true
+	case p.In(sc.l.answer):
+		return Part{Kind: PartAnswer}, true
+	}
+	return Part{}, false
+}
+
+// cardPartRect says where the card and the answer are.
+func (sc *Scene) cardPartRect(p Part) (image.Rectangle, bool) {
+	switch p.Kind {
+	case PartCard:
+		return sc.l.card, true
+	case PartAnswer:
+		return sc.l.answer, true
+	}
+	return image.Rectangle{}, false
+}

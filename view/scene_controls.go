@@ -109,3 +109,67 @@ func (sc *Scene) drawControls(dst *image.RGBA, f *session.Frame, ui *UI) {
 		sc.litButton(dst, l.zoomClose, sc.msg(i18n.ButtonClose), sc.fButton, true)
 	}
 }
+
+// hitControls finds the push button, the rule's position, the speed, the experiment, the
+// class key or CLEAR at p.
+func (sc *Scene) hitControls(p image.Point) (Part, bool) {
+	l := sc.l
+	for i := range numButtons {
+		if p.In(l.buttons[i]) {
+			return Part{Kind: PartButton, Index: int(i)}, true
+		}
+	}
+	for i, r := range l.rules {
+		if p.In(r) {
+			rule := machine.Alpha
+			if i == 1 {
+				rule = machine.Forced
+			}
+			return Part{Kind: PartRule, Index: int(rule)}, true
+		}
+	}
+	for i, r := range l.speeds {
+		if p.In(r) {
+			return Part{Kind: PartSpeed, Index: i}, true
+		}
+	}
+	for i, r := range l.exps {
+		if p.In(r) {
+			return Part{Kind: PartExperiment, Index: i}, true
+		}
+	}
+	for i, r := range sc.classKeys {
+		if p.In(r) {
+			return Part{Kind: PartClass, Index: i}, true
+		}
+	}
+	if p.In(l.clear) {
+		return Part{Kind: PartClear}, true
+	}
+	return Part{}, false
+}
+
+// controlsPartRect says where a push button is, the rule switch, the speed selector, the
+// experiments' panel, the class keys and CLEAR.
+func (sc *Scene) controlsPartRect(p Part) (image.Rectangle, bool) {
+	l := sc.l
+	switch p.Kind {
+	case PartButton:
+		if p.Index >= 0 && p.Index < int(numButtons) {
+			return l.buttons[p.Index], true
+		}
+	case PartRule:
+		return l.rules[0].Union(l.rules[1]), true
+	case PartSpeed:
+		return l.speeds[0].Union(l.speeds[len(l.speeds)-1]), true
+	case PartExperiment:
+		return l.expPanel, true
+	case PartClass:
+		if len(sc.classKeys) > 0 {
+			return sc.classKeys[0].Union(sc.classKeys[len(sc.classKeys)-1]), true
+		}
+	case PartClear:
+		return l.clear, true
+	}
+	return image.Rectangle{}, false
+}

@@ -74,3 +74,19 @@ func niceCeil(n int) int {
 		}
 	}
 }
+
+// hitCurve finds p in the curve.
+func (sc *Scene) hitCurve(p image.Point) (Part, bool) {
+	if p.In(sc.l.curve) {
+		return Part{Kind: PartCurve}, true
+	}
+	return Part{}, false
+}
+
+// curvePartRect says where the curve is.
+func (sc *Scene) curvePartRect(p Part) (image.Rectangle, bool) {
+	if p.Kind == PartCurve {
+		return sc.l.curve, true
+	}
+	return image.Rectangle{}, false
+}

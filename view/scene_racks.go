@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/mark1-perceptron/mark1/retina"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view/i18n"
 )
@@ -190,4 +191,62 @@ func (sc *Scene) drawZoom(dst *image.RGBA, f *session.Frame, ui *UI) {
 	b = sc.lang.Append(b[:0], i18n.ZoomBias, i18n.Num(float64(sh[len(sh)-1]), 1))
 	text(dst, sc.fLabel, l.zoomHeat.Min.X, l.zoomHeat.Max.Y+76, b, colTextDim)
 	sc.buf = b
+}
+
+// hitZoom finds p in the zoomed rack, when one is: its CLOSE, a dial, a cell of its heat
+// map, or the rack. The zoomed rack lies over the lamps, the R-units and the racks.
+func (sc *Scene) hitZoom(p image.Point) (Part, bool) {
+	l := sc.l
+	if sc.zoom < 0 || !p.In(l.zoom) {
+		return Part{}, false
+	}
+	switch {
+	case p.In(l.zoomClose):
+		return Part{Kind: PartZoomClose}, true
+	case p.In(l.zoomDials):
+		x, y := (p.X-l.zoomDials.Min.X)/zoomPitch, (p.Y-l.zoomDials.Min.Y)/zoomPitch
+		if i := y*zoomCols + x; i < len(sc.shown[sc.zoom]) {
+			return Part{Kind: PartDial, Index: sc.zoom, Sub: i}, true
+		}
+	case p.In(l.zoomHeat):
+		x, y := (p.X-l.zoomHeat.Min.X)*retina.Cols/l.zoomHeat.Dx(), (p.Y-l.zoomHeat.Min.Y)*retina.Rows/l.zoomHeat.Dy()
+		return Part{Kind: PartHeat, Index: sc.zoom, Sub: y*retina.Cols + x}, true
+	}
+	return Part{Kind: PartRack, Index: sc.zoom}, true
+}
+
+// hitRacks finds the dial at p, or the rack it is in.
+func (sc *Scene) hitRacks(p image.Point) (Part, bool) {
+	l := sc.l
+	for r := range sc.nR {
+		if !p.In(l.rack[r]) {
+			continue
+		}
+		q := p.Sub(l.dials[r])
+		if q.Y >= 0 {
+			if i := (q.Y/dialPitchY)*dialCols + q.X/dialPitch; i < len(sc.shown[r]) {
+				return Part{Kind: PartDial, Index: r, Sub: i}, true
+			}
+		}
+		return Part{Kind: PartRack, Index: r}, true
+	}
+	return Part{}, false
+}
+
+// racksPartRect says where a rack is (all of them for an Index out of range, or while one is
+// zoomed), and the zoomed rack's CLOSE.
+func (sc *Scene) racksPartRect(p Part) (image.Rectangle, bool) {
+	l := sc.l
+	switch p.Kind {
+	case PartRack:
+		if p.Index >= 0 && p.Index < maxR && sc.zoom < 0 {
+			return l.rack[p.Index], true
+		}
+		return l.rackPanel, true
+	case PartZoomClose:
+		if sc.zoom >= 0 {
+			return l.zoomClose, true
+		}
+	}
+	return image.Rectangle{}, false
 }

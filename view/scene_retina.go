@@ -154,3 +154,63 @@ func (sc *Scene) drawLamps(dst *image.RGBA, f *session.Frame, ui *UI) {
 	textRight(dst, sc.fSmall, l.lampPanel.Max.X-10, l.lampPanel.Min.Y+24, b, colAmber)
 	sc.buf = b
 }
+
+// hitRetina finds the photocell at p, or the retina's panel around them (Index -1).
+func (sc *Scene) hitRetina(p image.Point) (Part, bool) {
+	l := sc.l
+	switch {
+	case p.In(l.retina):
+		x, y := (p.X-l.retina.Min.X)/cellPx, (p.Y-l.retina.Min.Y)/cellPx
+		return Part{Kind: PartCell, Index: y*retina.Cols + x}, true
+	case p.In(l.retinaPanel):
+		return Part{Kind: PartCell, Index: -1}, true
+	}
+	return Part{}, false
+}
+
+// retinaPartRect says where a photocell is, or the retina (Index out of range).
+func (sc *Scene) retinaPartRect(p Part) (image.Rectangle, bool) {
+	if p.Kind != PartCell {
+		return image.Rectangle{}, false
+	}
+	if p.Index >= 0 && p.Index < retina.N {
+		return sc.l.cellRect(p.Index), true
+	}
+	return sc.l.retina, true
+}
+
+// hitLamps finds the A-unit lamp at p, the plug-board's arrows or panel, or the lamps' panel
+// around them (Index -1).
+func (sc *Scene) hitLamps(p image.Point) (Part, bool) {
+	l := sc.l
+	switch {
+	case p.In(l.lamps):
+		x, y := (p.X-l.lamps.Min.X)/lampPitch, (p.Y-l.lamps.Min.Y)/lampPitch
+		return Part{Kind: PartLamp, Index: y*lampCols + x}, true
+	case p.In(l.unitPrev):
+		return Part{Kind: PartUnitPrev}, true
+	case p.In(l.unitNext):
+		return Part{Kind: PartUnitNext}, true
+	case p.In(l.unitPanel):
+		return Part{Kind: PartUnit}, true
+	case p.In(l.lampPanel):
+		return Part{Kind: PartLamp, Index: -1}, true
+	}
+	return Part{}, false
+}
+
+// lampsPartRect says where the A-unit lamps, the plug-board and its arrows are.
+func (sc *Scene) lampsPartRect(p Part) (image.Rectangle, bool) {
+	l := sc.l
+	switch p.Kind {
+	case PartLamp:
+		return l.lamps, true
+	case PartUnit:
+		return l.unitPanel, true
+	case PartUnitPrev:
+		return l.unitPrev, true
+	case PartUnitNext:
+		return l.unitNext, true
+	}
+	return image.Rectangle{}, false
+}

@@ -136,3 +136,36 @@ func (sc *Scene) heatMap(dst *image.RGBA, rr image.Rectangle, h *[retina.N]float
 		fill(dst, rect(rr.Min.X+x*cw, rr.Min.Y+y*cw, cw, cw), heatColour(h[s]/scale))
 	}
 }
+
+// hitRUnits finds the R-unit lamp or the heat map's cell at p, or the panel around them
+// (Index -1).
+func (sc *Scene) hitRUnits(p image.Point) (Part, bool) {
+	l := sc.l
+	for r := range sc.nR {
+		if p.In(l.rLamp[r]) {
+			return Part{Kind: PartRLamp, Index: r}, true
+		}
+		if h := l.heat[r]; p.In(h) {
+			x, y := (p.X-h.Min.X)*retina.Cols/h.Dx(), (p.Y-h.Min.Y)*retina.Rows/h.Dy()
+			return Part{Kind: PartHeat, Index: r, Sub: y*retina.Cols + x}, true
+		}
+	}
+	switch {
+	case p.In(l.rPanel):
+		return Part{Kind: PartRLamp, Index: -1}, true
+	case p.In(l.heatPanel):
+		return Part{Kind: PartHeat, Index: -1, Sub: -1}, true
+	}
+	return Part{}, false
+}
+
+// rUnitsPartRect says where the R-units' lamps and the heat maps are.
+func (sc *Scene) rUnitsPartRect(p Part) (image.Rectangle, bool) {
+	switch p.Kind {
+	case PartRLamp:
+		return sc.l.rPanel, true
+	case PartHeat:
+		return sc.l.heatPanel, true
+	}
+	return image.Rectangle{}, false
+}

@@ -119,3 +119,46 @@ func (sc *Scene) drawCaption(dst *image.RGBA, f *session.Frame, ui *UI) {
 		sc.ends, _ = paragraph(dst, sc.fCaption, l.caption.Min.X+8, l.caption.Min.Y+34, l.caption.Dx()-16, 42, captionLines, sc.buf, colText, sc.ends)
 	}
 }
+
+// hitTitle finds p in the help when it is open over the machine, on the visitor's own
+// controls, in the title bar or in the caption.
+func (sc *Scene) hitTitle(p image.Point) (Part, bool) {
+	l := sc.l
+	switch {
+	case sc.helpOpen && p.In(l.helpPanel):
+		return Part{Kind: PartHelp, Index: 1}, true
+	case p.In(l.lang):
+		return Part{Kind: PartLanguage}, true
+	case p.In(l.large):
+		return Part{Kind: PartLargeText}, true
+	case p.In(l.help):
+		return Part{Kind: PartHelp}, true
+	case p.In(l.title):
+		return Part{Kind: PartTitle}, true
+	case p.In(l.caption):
+		return Part{Kind: PartCaption}, true
+	}
+	return Part{}, false
+}
+
+// titlePartRect says where the title bar, the caption, the visitor's own controls and the
+// help (Index 1: the help drawn over the machine) are.
+func (sc *Scene) titlePartRect(p Part) (image.Rectangle, bool) {
+	l := sc.l
+	switch p.Kind {
+	case PartTitle:
+		return l.title, true
+	case PartCaption:
+		return l.caption, true
+	case PartLanguage:
+		return l.lang, true
+	case PartLargeText:
+		return l.large, true
+	case PartHelp:
+		if p.Index == 1 {
+			return l.helpPanel, true
+		}
+		return l.help, true
+	}
+	return image.Rectangle{}, false
+}
