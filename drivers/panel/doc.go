@@ -19,8 +19,7 @@
 // a brown-out) makes every pin an input without pull-up, and periph's mcp23xxx, which caches
 // IODIR, GPPU and OLAT and skips writes equal to its cache, would leave it so (buttons
 // floating, lamps dark). The Expander checks the chip's set-up when its inputs change, every
-// few reads and before a lamp write, and sets it up again (ExpanderInputs and ExpanderLamps
-// are the bare periph pins, without that).
+// few reads and before a lamp write, and sets it up again.
 //
 // # Datasheets
 //

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"periph.io/x/conn/v3/gpio"
-	"periph.io/x/devices/v3/mcp23xxx"
 )
 
 // Source reads several inputs at once: bit i of the result is input i, set when pressed.
@@ -64,72 +63,6 @@ func (s *pinSink) Write(bits uint64) error {
 }
 
 func (s *pinSink) String() string { return fmt.Sprintf("%d GPIO pins", len(s.pins)) }
-
-type expander struct {
-	name  string
-	group gpio.Group
-}
-
-// ExpanderInputs returns pins of one port (0: A, 1: B) of an MCP23017 as a Source of
-// active-low buttons, with their pull-ups on. Each Read is one register read.
-func ExpanderInputs(dev *mcp23xxx.Dev, port int, pins []int) (Source, error) {
-	g, err := group(dev, port, pins)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range pins {
-		if err := dev.Pins[port][p].In(gpio.PullUp, gpio.NoEdge); err != nil {
-			return nil, fmt.Errorf("panel: %s port %d pin %d: %w", dev, port, p, err)
-		}
-	}
-	return &expander{fmt.Sprintf("%s port %c", dev, 'A'+port), g}, nil
-}
-
-// ExpanderLamps returns pins of one port of an MCP23017 as a Sink of lamps.
-func ExpanderLamps(dev *mcp23xxx.Dev, port int, pins []int) (Sink, error) {
-	g, err := group(dev, port, pins)
-	if err != nil {
-		return nil, err
-	}
-	return &expander{fmt.Sprintf("%s port %c", dev, 'A'+port), g}, nil
-}
-
-func group(dev *mcp23xxx.Dev, port int, pins []int) (gpio.Group, error) {
-	if port < 0 || port >= len(dev.Pins) {
-		return nil, fmt.Errorf("panel: %s has no port %d", dev, port)
-	}
-	if len(pins) == 0 {
-		return nil, fmt.Errorf("panel: %s port %d: no pins", dev, port)
-	}
-	for _, p := range pins {
-		if p < 0 || p >= len(dev.Pins[port]) {
-			return nil, fmt.Errorf("panel: %s port %d has no pin %d", dev, port, p)
-		}
-	}
-	g := dev.Group(port, pins)
-	if g == nil {
-		return nil, fmt.Errorf("panel: %s port %d: no group", dev, port)
-	}
-	return *g, nil
-}
-
-func (e *expander) Read() (uint64, error) {
-	v, err := e.group.Read(0)
-	if err != nil {
-		return 0, fmt.Errorf("panel: %s: %w", e.name, err)
-	}
-	mask := uint64(1)<<len(e.group.Pins()) - 1
-	return ^uint64(v) & mask, nil // active low
-}
-
-func (e *expander) Write(bits uint64) error {
-	if err := e.group.Out(gpio.GPIOValue(bits), 0); err != nil {
-		return fmt.Errorf("panel: %s: %w", e.name, err)
-	}
-	return nil
-}
-
-func (e *expander) String() string { return e.name }
 
 // Input is a named button or switch: bit Bit of source Source.
 type Input struct {

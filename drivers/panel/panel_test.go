@@ -7,7 +7,6 @@ import (
 
 	"periph.io/x/conn/v3/gpio"
 	"periph.io/x/conn/v3/gpio/gpiotest"
-	"periph.io/x/devices/v3/mcp23xxx"
 
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
 )
@@ -74,16 +73,15 @@ func TestMCP23017(t *testing.T) {
 	if err := bus.Attach(0x20, chip); err != nil {
 		t.Fatal(err)
 	}
-	dev, err := mcp23xxx.NewI2C(bus, mcp23xxx.MCP23017, 0x20)
+	e, err := NewExpander(bus, 0x20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dev.Close()
-	in, err := ExpanderInputs(dev, 0, []int{0, 1, 2, 3})
+	in, err := e.Inputs(0, []int{0, 1, 2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := ExpanderLamps(dev, 1, []int{0, 1})
+	out, err := e.Lamps(1, []int{0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}

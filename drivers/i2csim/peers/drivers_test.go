@@ -10,7 +10,6 @@ import (
 
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
-	"periph.io/x/devices/v3/mcp23xxx"
 
 	"github.com/mark1-perceptron/mark1/drivers/ads1115"
 	"github.com/mark1-perceptron/mark1/drivers/i2csim"
@@ -404,21 +403,20 @@ func TestPeerMCP23017(t *testing.T) {
 		t.Errorf("theirs: IODIRA IODIRB GPPUA OLATB = % x, want ff f0 0f 0d", got)
 	}
 
-	// Our panel on the same pins, the same lamps lit.
+	// Our panel on the same pins, the same lamps lit, as the rig opens it (an Expander).
 	ours := i2csim.NewMCP23017()
 	b2 := i2csim.NewBus("2", r.clk, 2)
 	if err := b2.Attach(0x20, ours); err != nil {
 		t.Fatal(err)
 	}
-	dev, err := mcp23xxx.NewI2C(b2, mcp23xxx.MCP23017, 0x20)
+	e, err := panel.NewExpander(b2, 0x20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dev.Close()
-	if _, err := panel.ExpanderInputs(dev, 0, []int{0, 1, 2, 3}); err != nil {
+	if _, err := e.Inputs(0, []int{0, 1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
-	lamps, err := panel.ExpanderLamps(dev, 1, []int{0, 1, 2, 3})
+	lamps, err := e.Lamps(1, []int{0, 1, 2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
