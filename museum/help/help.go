@@ -80,7 +80,3 @@ func isBool(name string) bool {
 	}
 	return false
 }
-
-// BoolFlags returns the names of the flags Asked takes to have no value (for the tests that
-// check them against the program's).
-func BoolFlags() []string { return boolFlags[:] }

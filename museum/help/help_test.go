@@ -42,3 +42,20 @@ func TestTextListsEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// The flags Asked takes to have no value are flags the usage lists without one (the window
+// tests check, through Asked, that they are the program's flags that take none).
+func TestBoolFlagsListed(t *testing.T) {
+	for _, name := range boolFlags {
+		line := "\n  --" + name + " "
+		_, rest, ok := strings.Cut("\n"+Flags, line)
+		if !ok {
+			t.Errorf("the usage does not list --%s", name)
+			continue
+		}
+		if !strings.HasPrefix(rest, "  ") { // a value's name would follow the flag's
+			rest, _, _ = strings.Cut(rest, "\n")
+			t.Errorf("the usage gives --%s a value: %q", name, rest)
+		}
+	}
+}
