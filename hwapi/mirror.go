@@ -196,6 +196,13 @@ func (mi *Mirror) Resend() {
 // how long to wait before the next one may go. A change waits at most one interval (the
 // period less the margin): a frame goes at once when the last went an interval ago or more,
 // else when that interval ends.
+//
+// Run applies it on the wall clock. A caller that drives the mirror on a clock of its own, in
+// step with a simulated rig, calls Pump instead of Run and sends each frame it returns
+// (docs/rig.md's bytes for an epoch mirrored on 24 knobs are measured so, one presentation per
+// simulated millisecond: drivers/rigdev's TestFigureMirrorFrames). The mirror then hears no
+// answer: a frame that failed is not sent again, a rig's stop (its Generation) does not resend
+// every weight, and Stats counts no errors or latency. Call Pump or Run, not both.
 func (mi *Mirror) Pump(now time.Time) (f Frame, ok bool, wait time.Duration) {
 	f, _, ok, wait = mi.pump(now)
 	return f, ok, wait
