@@ -40,6 +40,13 @@
 // The bus counts transactions and bytes (address bytes included) and can print every
 // transaction (a trace).
 //
+// Like net/http/httptest, the package is there to be driven from other packages: a simulated
+// rig (drivers/rigdev.Simulate, hwbridge serve --simulate) uses its chips, its buses and the
+// bus faults (Inject, SetStuck, ClearFaults: "hwbridge fault" asks a simulated bridge for them),
+// and the rest of its fault injection and its look into the chips (PowerCycle, SetWiperLock,
+// SetWriteProtect, Detach, Ground, Register, NVWrites, Brownouts, Travelled, ...) is for tests
+// of the drivers and of the bridge.
+//
 // Time comes from a Clock: the wall clock for a simulated rig, a manual clock (NewManualClock)
 // for tests, so that conversions, EEPROM cycles and servo travel never depend on how fast the
 // test machine runs.
