@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/patchboard"
@@ -104,6 +104,7 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 	d := &Deck{Class: make([]int, n), Source: make([]string, n), bits: b}
 	var st retina.Stimulus
 	active := make([]uint16, 0, m.board.Len())
+	b.off = make([]int, n+1)
 	for i, c := range set.Cards {
 		m.retina.Prepare(c.Image, &st)
 		s, ok := st.IdealBits()
@@ -112,18 +113,14 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 		}
 		b.s[i], b.pol[i] = s, st.Polarity()
 		active = m.board.Fire(&b.s[i], b.a[i*words:(i+1)*words], active[:0])
+		b.act = append(b.act, active...)
+		b.off[i+1] = len(b.act)
 		d.Class[i] = toMachine[c.Class]
 		d.Source[i] = c.Source
 	}
-	// The lists of firing A-units, in one allocation of the size the A-unit words give.
-	total := 0
-	for _, w := range b.a {
-		total += bits.OnesCount64(w)
-	}
-	b.act, b.off = make([]uint16, 0, total), make([]int, n+1)
-	for i := range n {
-		b.act = activeOf(b.a[i*words:(i+1)*words], b.act)
-		b.off[i+1] = len(b.act)
+	// The lists of firing A-units in an allocation of their size (append left up to twice it).
+	if cap(b.act) > len(b.act)+len(b.act)/8 {
+		b.act = slices.Clip(slices.Clone(b.act))
 	}
 	return d, nil
 }

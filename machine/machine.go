@@ -59,6 +59,9 @@ type Machine struct {
 	// pots holds racks[r]'s pots when every rack is a SimRack drawing from the machine's
 	// noise stream (their sums never fail), for potentiometer.SumRacks; else nil.
 	pots []*potentiometer.Rack
+	// bank reads and drives the pots when they are all ideal and this processor has the vector
+	// kernel (potentiometer.NewBank): the same sums, bit for bit, several racks at once; else nil.
+	bank *potentiometer.Bank
 	err  error // the first error of a rack (see Err)
 
 	noiseSrc, orderSrc *rand.PCG
@@ -237,9 +240,9 @@ func (m *Machine) SetRack(r int, rack Rack) error {
 	return nil
 }
 
-// setPots sets m.pots from the racks.
+// setPots sets m.pots from the racks, and m.bank when they are ideal.
 func (m *Machine) setPots() {
-	m.pots = m.pots[:0]
+	m.pots, m.bank = m.pots[:0], nil
 	for _, rack := range m.racks {
 		s, ok := rack.(*SimRack)
 		if !ok || s.noise != m.noise {
@@ -248,6 +251,7 @@ func (m *Machine) setPots() {
 		}
 		m.pots = append(m.pots, s.Rack)
 	}
+	m.bank = potentiometer.NewBank(m.pots)
 }
 
 // Err returns the first error a rack reported (a hardware fault), or nil. The machine goes on

@@ -2,7 +2,6 @@ package machine
 
 import (
 	"math"
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/potentiometer"
@@ -80,7 +79,9 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
 		m.shownFrom, m.shownCard = b, card
 	}
-	if m.pots != nil {
+	if m.bank != nil {
+		m.bank.Sum(m.active, m.sums)
+	} else if m.pots != nil {
 		potentiometer.SumRacks(m.pots, m.active, m.noise, m.sums)
 	} else {
 		for r, rack := range m.racks {
@@ -96,9 +97,13 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 	if learn {
 		moves = m.learn(class, moves)
 	}
-	for _, a := range m.adv {
-		if a != nil {
-			a.Advance(dt)
+	if m.bank != nil {
+		m.bank.Advance(dt) // the racks' own Advance, without an interface call each
+	} else {
+		for _, a := range m.adv {
+			if a != nil {
+				a.Advance(dt)
+			}
 		}
 	}
 	m.clock += dt
@@ -111,17 +116,6 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		m.obs.Presented(&m.ev)
 	}
 	return pred
-}
-
-// activeOf appends the firing A-units of the bit-packed states a to dst, ascending.
-func activeOf(a []uint64, dst []uint16) []uint16 {
-	for w, word := range a {
-		for word != 0 {
-			dst = append(dst, uint16(w*64+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return dst
 }
 
 // syncRetina makes the ideal retina show the last card a deck from PrepareBits presented, which
@@ -153,10 +147,13 @@ func (m *Machine) syncRetina() {
 func (m *Machine) decide() int {
 	if m.oneHot {
 		sums := m.sums[:len(m.classes)]
-		best := 0
+		if len(sums) == 0 {
+			return 0
+		}
+		best, bv := 0, sums[0]
 		for c, v := range sums {
-			if v > sums[best] {
-				best = c
+			if v > bv { // the first of equal sums; a NaN is never the best, as before
+				best, bv = c, v
 			}
 		}
 		return best
@@ -229,7 +226,9 @@ func (m *Machine) learn(class int, moves []Move) []Move {
 			a := float64(len(m.active) + 1)
 			on, off = y*(n-a)/n, -y*a/n
 		}
-		if err := rack.Drive(m.active, on, off); err != nil {
+		if m.bank != nil {
+			m.bank.Drive(r, m.active, on, off)
+		} else if err := rack.Drive(m.active, on, off); err != nil {
 			m.fail(r, err)
 		}
 		moves = append(moves, Move{R: r, OnActive: on, OnInactive: off})

@@ -47,6 +47,7 @@ type Rack struct {
 	slip   float64 // ratchet: probability of a missed or double stroke
 	mark   []bool  // scratch for Drive's inactive pots, all false between calls
 	jitter bool    // per-pulse jitter on (motor drive)
+	ver    uint64  // counts the changes that may move a reading (Drive, SetState, analog Advance): a Bank's copy is stale when it differs
 }
 
 // NewRack builds the rack of one R-unit with n A-unit pots and a bias pot, all at 0, each motor
@@ -268,6 +269,7 @@ func (r *Rack) Drive(active []uint16, onActive, onInactive float64, noise *rand.
 	if math.IsNaN(onActive) || math.IsInf(onActive, 0) || math.IsNaN(onInactive) || math.IsInf(onInactive, 0) {
 		panic(fmt.Sprintf("potentiometer: Drive(%v, %v): non-finite steps", onActive, onInactive))
 	}
+	r.ver++
 	n := r.n
 	if r.ideal {
 		p := r.p[:n]
@@ -452,6 +454,7 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 	if r.ideal {
 		return
 	}
+	r.ver++
 	if r.warm {
 		if dt != r.lastDt {
 			r.lastDt, r.lastF = dt, detmath.Exp(-dt/r.prm.TrackTau)

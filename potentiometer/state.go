@@ -77,6 +77,7 @@ func (r *Rack) SetState(s RackState) error {
 	if err := r.check(s); err != nil {
 		return err
 	}
+	r.ver++
 	copy(r.p, s.Wiper)
 	copy(r.k, s.MotorGain)
 	copy(r.g, s.TrackGain)

@@ -1,0 +1,136 @@
+package potentiometer
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// bankRacks builds k ideal racks of n pots with weights whose order of addition matters
+// (fractions of very different sizes, both signs).
+func bankRacks(t *testing.T, rng *rand.Rand, k, n int) []*Rack {
+	t.Helper()
+	racks := make([]*Rack, k)
+	for r := range racks {
+		racks[r] = mustRack(t, n, IdealParams(), nil)
+		for i := range n + 1 {
+			racks[r].p[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(60)-30)
+		}
+	}
+	return racks
+}
+
+// bankActive returns m distinct indices below n, ascending or shuffled.
+func bankActive(rng *rand.Rand, n, m int) []uint16 {
+	active := make([]uint16, 0, m)
+	for _, i := range rng.Perm(n)[:m] {
+		active = append(active, uint16(i))
+	}
+	if rng.IntN(2) == 0 {
+		slices.Sort(active)
+	}
+	return active
+}
+
+// A bank sums what SumRacks sums, bit for bit, with either kernel (the vector one where this
+// processor has it, and the Go one everywhere), for 1 to 30 racks (every lane count a
+// register holds, and past one pass of twelve), 0 to 700 pots, every length of the active list
+// modulo 4, and after drives through the bank, through a rack's own Drive (with and without
+// the gamma rule's inactive step) and through SetState.
+func TestBankSumsAsSumRacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for trial := range 300 {
+		k, n := 1+rng.IntN(30), rng.IntN(700)
+		if trial < 20 {
+			n = trial // the smallest racks, none of them an A-unit pot first
+		}
+		racks := bankRacks(t, rng, k, n)
+		b := newBank(racks)
+		if b == nil {
+			t.Fatalf("%d ideal racks of %d pots: no bank", k, n)
+		}
+		want, got, gotGo := make([]float64, k), make([]float64, k), make([]float64, b.stride)
+		for step := range 12 {
+			active := bankActive(rng, n, rng.IntN(n+1))
+			SumRacks(racks, active, nil, want)
+			b.Sum(active, got)
+			if !sumGo(b.rows, b.stride, active, n, gotGo) {
+				t.Fatal("sumGo refused indices below n")
+			}
+			for r := range k {
+				if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
+					t.Fatalf("trial %d (%d racks of %d pots, %d active), step %d, rack %d: bank %v, SumRacks %v",
+						trial, k, n, len(active), step, r, got[r], want[r])
+				}
+				if g := b.rows[n*b.stride+r] + gotGo[r]; math.Float64bits(g) != math.Float64bits(want[r]) {
+					t.Fatalf("trial %d, step %d, rack %d: Go kernel %v, SumRacks %v", trial, step, r, g, want[r])
+				}
+			}
+			r := rng.IntN(k)
+			on := math.Ldexp(rng.Float64()-0.5, rng.IntN(20)-10)
+			switch rng.IntN(5) {
+			case 0, 1:
+				b.Drive(r, active, on, 0)
+			case 2:
+				b.Drive(r, active, on, -on/3)
+			case 3:
+				racks[r].Drive(active, on, 0, nil)
+			case 4:
+				s := racks[r].State()
+				for i := range s.Wiper {
+					s.Wiper[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(40)-20)
+				}
+				s.Motor = slices.Clone(s.Wiper)
+				if err := racks[r].SetState(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// A bank is only for ideal racks of one size.
+func TestBankRefuses(t *testing.T) {
+	ideal := mustRack(t, 8, IdealParams(), nil)
+	analog := mustRack(t, 8, DefaultParams(), newRNG(3))
+	other := mustRack(t, 9, IdealParams(), nil)
+	for name, racks := range map[string][]*Rack{
+		"an analog rack":    {ideal, analog},
+		"two sizes":         {ideal, other},
+		"no rack (NewBank)": nil,
+	} {
+		var b *Bank
+		if racks == nil {
+			b = NewBank(racks)
+		} else {
+			b = newBank(racks)
+		}
+		if b != nil {
+			t.Errorf("%s: a bank", name)
+		}
+	}
+}
+
+// An active index past the A-unit pots panics, as SumRacks' does, rather than reading another
+// row: at every place in the list (in a group of four or in the tail) and with every kernel
+// (4, 8, 12 lanes, and 12 then 8).
+func TestBankSumOutOfRange(t *testing.T) {
+	for _, k := range []int{1, 5, 9, 17} {
+		racks := make([]*Rack, k)
+		for r := range racks {
+			racks[r] = mustRack(t, 8, IdealParams(), nil)
+		}
+		b := newBank(racks)
+		for _, active := range [][]uint16{{8}, {1, 8}, {8, 1, 2, 3}, {1, 2, 3, 9}, {1, 2, 3, 4, 5, 65535}} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%d racks of 8 A-unit pots, active %v: no panic", k, active)
+					}
+				}()
+				b.Sum(active, make([]float64, k))
+			}()
+		}
+	}
+}
