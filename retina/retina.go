@@ -36,6 +36,7 @@ type Retina struct {
 	fOK                            bool
 	riseL, decayL, riseEnd, decEnd float64
 	saved                          [N]float64 // Expose: the levels before, when dt is 0
+	xs                             [N]float64 // Expose: the readings less the threshold (the vector kernel's)
 
 	pow   power    // light^Gamma
 	rot   rotation // of the card
@@ -276,10 +277,27 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 	if frozen {
 		r.saved = r.level
 	}
+	sigma := r.p.DarkNoise
+	if haveExposeKernel {
+		r.exposeKernel(s, &fLatch, &fEnd, thr, band2, sigma, light, noise, out)
+	} else {
+		r.exposeGo(s, &fLatch, &fEnd, thr, band2, sigma, light, noise, out)
+	}
+	if frozen {
+		for i, c0 := range r.saved[:] {
+			if d := c0 - float64(s.G[i]); fEnd[math.Float64bits(d)>>63] == 1 {
+				r.level[i] = c0
+			}
+		}
+	}
+}
+
+// exposeGo is Expose's loop over the cells: the new levels, the readings at the latch less
+// the threshold with their dark noise, and the S-unit states.
+func (r *Retina) exposeGo(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
 	// Every cell, two at a time, without a branch that the card's pattern would make
 	// unpredictable, except the dark noise: it is drawn only for the few cells near the
 	// threshold (on the digits about 5% of them), in cell order.
-	sigma := r.p.DarkNoise
 	for w := range Words {
 		base := w * 64
 		n := min(64, N-base) // even
@@ -316,13 +334,6 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 			word = word>>2 | math.Float64bits(xa)>>1&(1<<62) | math.Float64bits(xb)&(1<<63)
 		}
 		out[w] = word >> (64 - uint(n))
-	}
-	if frozen {
-		for i, c0 := range r.saved[:] {
-			if d := c0 - float64(s.G[i]); fEnd[math.Float64bits(d)>>63] == 1 {
-				r.level[i] = c0
-			}
-		}
 	}
 }
 

@@ -1,0 +1,54 @@
+//go:build !purego
+
+package retina
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"golang.org/x/sys/cpu"
+)
+
+// haveExposeKernel: Expose's loop runs as the AVX2 kernel here.
+var haveExposeKernel = cpu.X86.HasAVX2
+
+// exposeKernel is exposeGo with AVX2, bit for bit: the kernel computes four cells at a time
+// the new levels, the readings at the latch less the threshold (into x), the S-unit states
+// without noise and which cells lie in the noise band; the noise is then drawn here for those
+// cells, in cell order as exposeGo draws it, and their states set again.
+func (r *Retina) exposeKernel(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
+	k := exposeConsts{fLatch[0], fLatch[1], fEnd[0], fEnd[1], thr, band2}
+	var noisy Bits
+	exposeCells(&s.G[0], &r.level[0], &r.xs[0], &k, light, out, &noisy)
+	for w, m := range noisy {
+		for m != 0 {
+			j := bits.TrailingZeros64(m)
+			m &= m - 1
+			x := r.xs[w*64+j] + float64(sigma*detmath.Normal(noise))
+			if light {
+				x = 0 - x
+			}
+			out[w] = out[w]&^(1<<j) | math.Float64bits(x)>>63<<j
+		}
+	}
+}
+
+// The kernel knows N.
+var (
+	_ [N - 400]struct{}
+	_ [400 - N]struct{}
+)
+
+// exposeConsts are the kernel's constants, in the order it loads them.
+type exposeConsts struct {
+	decayL, riseL, decayEnd, riseEnd, thr, band2 float64
+}
+
+// exposeCells runs the kernel over the N cells: targets the G of the cells, level the levels (updated),
+// x the readings less the threshold, out the states before noise, noisy the cells whose
+// squared reading is below band2.
+//
+//go:noescape
+func exposeCells(targets *float32, level *float64, x *float64, k *exposeConsts, light bool, out *Bits, noisy *Bits)

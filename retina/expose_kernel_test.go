@@ -1,0 +1,65 @@
+package retina
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The vector kernel of Expose (where this processor has it) gives what the loop in Go gives,
+// bit for bit: the new levels, the S-unit states, and the same dark-noise draws in the same
+// order (the random stream is left at the same place). Random targets and levels of every
+// size, in and out of the noise band, both polarities, with and without noise, a noise band
+// holding most cells (a large DarkNoise), and presentation times from none (frozen levels)
+// to far past every lag.
+func TestExposeKernelAsGo(t *testing.T) {
+	if !haveExposeKernel {
+		t.Log("no vector kernel here: exposeKernel is exposeGo")
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := range 400 {
+		p := DefaultParams()
+		p.DarkNoise = []float64{0, p.DarkNoise, 0.2, 5}[trial%4]
+		r := newRetina(t, p, uint64(trial))
+		for i := range r.level {
+			r.level[i] = math.Ldexp(rng.Float64(), -rng.IntN(8))
+		}
+		var s Stimulus
+		for i := range s.G {
+			switch rng.IntN(4) {
+			case 0:
+				s.G[i] = float32(r.level[i]) // no change: d is 0 or tiny
+			default:
+				s.G[i] = float32(math.Ldexp(rng.Float64(), -rng.IntN(8)))
+			}
+		}
+		dt := []float64{0, 1e-9, 0.001, 0.05, 0.3, 10}[rng.IntN(6)]
+		r.factors(dt)
+		fLatch := [2]float64{r.decayL, r.riseL}
+		fEnd := [2]float64{r.decEnd, r.riseEnd}
+		band2 := r.band * r.band
+		light := rng.IntN(2) == 0
+		seed := rng.Uint64()
+		var noise, noiseGo *rand.Rand
+		if rng.IntN(3) > 0 {
+			noise, noiseGo = rand.New(rand.NewPCG(seed, 1)), rand.New(rand.NewPCG(seed, 1))
+		} else {
+			band2 = 0
+		}
+		g := *r // the same retina for the Go loop
+		var out, outGo Bits
+		r.exposeKernel(&s, &fLatch, &fEnd, r.thr, band2, p.DarkNoise, light, noise, &out)
+		g.exposeGo(&s, &fLatch, &fEnd, g.thr, band2, p.DarkNoise, light, noiseGo, &outGo)
+		if out != outGo {
+			t.Fatalf("trial %d (dt %v, light %v): states differ\nkernel %x\nGo     %x", trial, dt, light, out, outGo)
+		}
+		for i := range r.level {
+			if math.Float64bits(r.level[i]) != math.Float64bits(g.level[i]) {
+				t.Fatalf("trial %d (dt %v): cell %d level: kernel %v, Go %v", trial, dt, i, r.level[i], g.level[i])
+			}
+		}
+		if noise != nil && noise.Uint64() != noiseGo.Uint64() {
+			t.Fatalf("trial %d: the kernel drew a different number of noise values", trial)
+		}
+	}
+}
