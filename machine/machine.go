@@ -59,8 +59,8 @@ type Machine struct {
 	// pots holds racks[r]'s pots when every rack is a SimRack drawing from the machine's
 	// noise stream (their sums never fail), for potentiometer.SumRacks; else nil.
 	pots []*potentiometer.Rack
-	// bank reads and drives the pots when they are all ideal and this processor has the vector
-	// kernel (potentiometer.NewBank): the same sums, bit for bit, several racks at once; else nil.
+	// bank reads, drives and advances the pots when this processor has the vector kernel
+	// (potentiometer.NewBank): the same sums, bit for bit, several racks at once; else nil.
 	bank *potentiometer.Bank
 	err  error // the first error of a rack (see Err)
 
@@ -240,7 +240,7 @@ func (m *Machine) SetRack(r int, rack Rack) error {
 	return nil
 }
 
-// setPots sets m.pots from the racks, and m.bank when they are ideal.
+// setPots sets m.pots from the racks, and m.bank.
 func (m *Machine) setPots() {
 	m.pots, m.bank = m.pots[:0], nil
 	for _, rack := range m.racks {

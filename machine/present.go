@@ -80,7 +80,7 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		m.shownFrom, m.shownCard = b, card
 	}
 	if m.bank != nil {
-		m.bank.Sum(m.active, m.sums)
+		m.bank.Sum(m.active, m.noise, m.sums)
 	} else if m.pots != nil {
 		potentiometer.SumRacks(m.pots, m.active, m.noise, m.sums)
 	} else {
@@ -98,7 +98,7 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 		moves = m.learn(class, moves)
 	}
 	if m.bank != nil {
-		m.bank.Advance(dt) // the racks' own Advance, without an interface call each
+		m.bank.Advance(dt, m.noise) // the racks' own Advance, without an interface call each
 	} else {
 		for _, a := range m.adv {
 			if a != nil {
@@ -227,7 +227,7 @@ func (m *Machine) learn(class int, moves []Move) []Move {
 			on, off = y*(n-a)/n, -y*a/n
 		}
 		if m.bank != nil {
-			m.bank.Drive(r, m.active, on, off)
+			m.bank.Drive(r, m.active, on, off, m.noise)
 		} else if err := rack.Drive(m.active, on, off); err != nil {
 			m.fail(r, err)
 		}

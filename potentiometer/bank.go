@@ -1,13 +1,17 @@
 package potentiometer
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
 
-// Bank reads several ideal racks of the same size at once, as SumRacks does and bit for bit,
-// from a copy of their readings laid out pot by pot: row i holds pot i of every rack, so that
-// one active A-unit adds a whole row with vector instructions. The copy follows the racks:
-// a rack driven through the bank's Drive has its moved pots copied at once; a rack changed any
-// other way (its own Drive, SetState) is copied whole at the next Sum. Not safe for concurrent
-// use.
+// Bank reads several racks of the same size at once, as SumRacks does and bit for bit, from a
+// copy of their readings laid out pot by pot: row i holds pot i of every rack, so that one
+// active A-unit adds a whole row with vector instructions. The copy follows the racks: a rack
+// driven through the bank's Drive has its moved pots copied at once; a rack changed any other
+// way (its own Drive, a drift batch, SetState) is copied whole at the next Sum. Not safe for
+// concurrent use.
 type Bank struct {
 	racks  []*Rack
 	n      int       // A-unit pots of each rack
@@ -17,8 +21,8 @@ type Bank struct {
 	out    []float64 // the kernel's sums, stride lanes
 }
 
-// NewBank returns a bank over racks, or nil when they are not all ideal racks of one size or
-// this processor has no vector kernel for it (then SumRacks is as fast). The bank reads the
+// NewBank returns a bank over racks, or nil when they are not all of one size or this
+// processor has no vector kernel for it (then SumRacks is as fast). The bank reads the
 // racks themselves: they stay usable on their own.
 func NewBank(racks []*Rack) *Bank {
 	if !haveKernel || len(racks) == 0 {
@@ -31,7 +35,7 @@ func NewBank(racks []*Rack) *Bank {
 func newBank(racks []*Rack) *Bank {
 	n := racks[0].n
 	for _, r := range racks {
-		if !r.ideal || r.n != n {
+		if r.n != n {
 			return nil
 		}
 	}
@@ -53,10 +57,11 @@ func (b *Bank) copyColumn(r int) {
 	}
 }
 
-// Sum writes to dst[r] what SumRacks(racks, active, nil, dst) writes, bit for bit: each rack's
-// bias reading plus its active pots' readings in the same four interleaved partial sums.
+// Sum writes to dst[r] what SumRacks(racks, active, noise, dst) writes, bit for bit: each
+// rack's bias reading plus its active pots' readings in the same four interleaved partial sums,
+// then for an analog rack its gain and contact noise, drawn from noise in rack order.
 // len(dst) >= the number of racks; active holds distinct A-unit indices below the racks' n.
-func (b *Bank) Sum(active []uint16, dst []float64) {
+func (b *Bank) Sum(active []uint16, noise *rand.Rand, dst []float64) {
 	for r, x := range b.racks {
 		if b.seen[r] != x.ver {
 			b.copyColumn(r)
@@ -70,14 +75,23 @@ func (b *Bank) Sum(active []uint16, dst []float64) {
 	for r := range b.racks {
 		dst[r] = bias[r] + b.out[r]
 	}
+	root := -1.0
+	for r, x := range b.racks {
+		if !x.ideal {
+			if root < 0 {
+				root = math.Sqrt(float64(len(active) + 1))
+			}
+			dst[r] = x.analogSumRoot(dst[r], root, noise)
+		}
+	}
 }
 
-// Drive drives rack r as its Drive does (ideal: noise is not used) and keeps the rows in step:
-// with onInactive 0 only the active pots and the bias pot moved, and only they are copied.
-func (b *Bank) Drive(r int, active []uint16, onActive, onInactive float64) {
+// Drive drives rack r as its Drive does and keeps the rows in step: with onInactive 0 only the
+// active pots and the bias pot moved, and only they are copied.
+func (b *Bank) Drive(r int, active []uint16, onActive, onInactive float64, noise *rand.Rand) {
 	x := b.racks[r]
 	fresh := b.seen[r] == x.ver
-	x.Drive(active, onActive, onInactive, nil)
+	x.Drive(active, onActive, onInactive, noise)
 	if !fresh || onInactive != 0 {
 		return // copied whole at the next Sum
 	}
@@ -90,11 +104,11 @@ func (b *Bank) Drive(r int, active []uint16, onActive, onInactive float64) {
 	b.seen[r] = x.ver
 }
 
-// Advance lets dt seconds of machine time pass for every rack (see Rack.Advance; ideal racks
-// only count time).
-func (b *Bank) Advance(dt float64) {
+// Advance lets dt seconds of machine time pass for every rack in order, as each rack's
+// Advance does (noise as there).
+func (b *Bank) Advance(dt float64, noise *rand.Rand) {
 	for _, x := range b.racks {
-		x.Advance(dt, nil)
+		x.Advance(dt, noise)
 	}
 }
 

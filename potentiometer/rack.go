@@ -47,7 +47,7 @@ type Rack struct {
 	slip   float64 // ratchet: probability of a missed or double stroke
 	mark   []bool  // scratch for Drive's inactive pots, all false between calls
 	jitter bool    // per-pulse jitter on (motor drive)
-	ver    uint64  // counts the changes that may move a reading (Drive, SetState, analog Advance): a Bank's copy is stale when it differs
+	ver    uint64  // counts the changes that may move a reading (Drive, SetState, a drift batch): a Bank's copy is stale when it differs
 }
 
 // NewRack builds the rack of one R-unit with n A-unit pots and a bias pot, all at 0, each motor
@@ -201,12 +201,17 @@ func (r *Rack) rawSum(active []uint16) float64 {
 // analogSum finishes Sum from the raw sum s of a active pots: times the rack gain, plus the
 // contact noise (analog mode; an ideal rack returns s).
 func (r *Rack) analogSum(s float64, a int, noise *rand.Rand) float64 {
+	return r.analogSumRoot(s, math.Sqrt(float64(a+1)), noise)
+}
+
+// analogSumRoot is analogSum with sqrt(a+1) given (SumRacks takes it once for every rack).
+func (r *Rack) analogSumRoot(s, root float64, noise *rand.Rand) float64 {
 	if r.ideal {
 		return s
 	}
 	s = float64(s * r.gain)
 	if r.prm.ContactNoise > 0 {
-		s += float64(r.prm.ContactNoise * math.Sqrt(float64(a+1)) * detmath.Normal(noise))
+		s += float64(r.prm.ContactNoise * root * detmath.Normal(noise))
 	}
 	return s
 }
@@ -250,9 +255,10 @@ func SumRacks(racks []*Rack, active []uint16, noise *rand.Rand, dst []float64) {
 	if r < len(racks) {
 		dst[r] = racks[r].rawSum(active)
 	}
+	root := math.Sqrt(float64(len(active) + 1))
 	for r, x := range racks {
 		if !x.ideal {
-			dst[r] = x.analogSum(dst[r], len(active), noise)
+			dst[r] = x.analogSumRoot(dst[r], root, noise)
 		}
 	}
 }
@@ -454,7 +460,6 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 	if r.ideal {
 		return
 	}
-	r.ver++
 	if r.warm {
 		if dt != r.lastDt {
 			r.lastDt, r.lastF = dt, detmath.Exp(-dt/r.prm.TrackTau)
@@ -476,12 +481,13 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 func (r *Rack) drift(noise *rand.Rand) {
 	sd := r.prm.WiperDrift * math.Sqrt(r.acc/3600)
 	r.acc = 0
+	r.ver++
 	for i, p0 := range r.p {
 		p := clamp(p0+float64(sd*detmath.Normal(noise)), -r.lim, r.lim)
 		r.p[i] = p
 		r.m[i] = r.follow(r.m[i]+(p-p0), p)
+		r.rd[i] = r.read(i, p) // refresh, in the same pass
 	}
-	r.refresh()
 }
 
 // follow returns m moved by the fewest ulps that puts wiper p within its play,
