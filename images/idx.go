@@ -11,6 +11,8 @@ import (
 	"os"
 	"slices"
 	"strconv"
+
+	"github.com/mark1-perceptron/mark1/internal/hugepage"
 )
 
 // Limits on IDX files, checked against the headers before anything is allocated from them.
@@ -155,7 +157,7 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 	if plain {
 		perChunk = n
 	}
-	set.Cards = make([]Card, 0, min(n, perChunk))
+	set.Cards = hugepage.Make[Card](min(n, perChunk))[:0]
 	var chunk []byte
 	var grays []image.Gray
 	var names string
@@ -172,7 +174,7 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 			if err != nil {
 				return nil, readError(imgName, err)
 			}
-			grays = make([]image.Gray, m)
+			grays = hugepage.Make[image.Gray](m)
 			names, pos = sourceNames(imgName, i, m), 0
 		}
 		g := &grays[k]

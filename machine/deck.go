@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/hugepage"
 	"github.com/mark1-perceptron/mark1/patchboard"
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -100,7 +101,9 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 	}
 	n := len(set.Cards)
 	words := (m.board.Len() + 63) / 64
-	b := &deckBits{board: &m.board.Units[0], set: set, s: make([]retina.Bits, n), a: make([]uint64, n*words), words: words, pol: make([]retina.Polarity, n)}
+	// The large arrays are advised for huge pages before they are written (internal/hugepage).
+	b := &deckBits{board: &m.board.Units[0], set: set, s: hugepage.Make[retina.Bits](n), a: hugepage.Make[uint64](n * words),
+		words: words, pol: make([]retina.Polarity, n)}
 	d := &Deck{Class: make([]int, n), Source: make([]string, n), bits: b}
 	var st retina.Stimulus
 	active := make([]uint16, 0, m.board.Len())
@@ -113,14 +116,21 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 		}
 		b.s[i], b.pol[i] = s, st.Polarity()
 		active = m.board.Fire(&b.s[i], b.a[i*words:(i+1)*words], active[:0])
-		b.act = append(b.act, active...)
-		b.off[i+1] = len(b.act)
+		b.off[i+1] = b.off[i] + len(active)
 		d.Class[i] = toMachine[c.Class]
 		d.Source[i] = c.Source
 	}
-	// The lists of firing A-units in an allocation of their size (append left up to twice it).
-	if cap(b.act) > len(b.act)+len(b.act)/8 {
-		b.act = slices.Clip(slices.Clone(b.act))
+	// The lists of firing A-units, in one allocation of their size, read from the A-unit words.
+	b.act = hugepage.Make[uint16](b.off[n])
+	for i := range n {
+		k := b.off[i]
+		for w, word := range b.a[i*words : (i+1)*words] {
+			for word != 0 {
+				b.act[k] = uint16(w*64 + bits.TrailingZeros64(word))
+				k++
+				word &= word - 1
+			}
+		}
 	}
 	return d, nil
 }
