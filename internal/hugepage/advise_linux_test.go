@@ -1,0 +1,54 @@
+package hugepage
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// On Linux with transparent huge pages in the kernel, a large buffer from Make lies in a
+// mapping marked for huge pages (smaps' VmFlags "hg"), and a small one is left alone.
+func TestMakeAdvisesLinux(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
+		t.Log("this kernel has no transparent huge pages: madvise fails and Advise ignores it")
+		return
+	}
+	b := Make[byte](8 << 20)
+	start, end := huge(b)
+	if !flagged(t, start, end) {
+		t.Fatalf("the 8 MiB buffer's huge pages [%#x, %#x) are not marked hg", start, end)
+	}
+}
+
+// flagged reports whether the mapping of /proc/self/smaps holding [start, end) has "hg".
+func flagged(t *testing.T, start, end uintptr) bool {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	in := false
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := strings.Cut(strings.Fields(line)[0], "-"); ok && !strings.HasSuffix(line, ":") && len(strings.Fields(line)) >= 5 {
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			z, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 == nil && err2 == nil {
+				in = uintptr(a) <= start && end <= uintptr(z)
+				continue
+			}
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			return strings.Contains(" "+strings.TrimPrefix(line, "VmFlags:")+" ", " hg ")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Fatalf("no mapping holds [%#x, %#x)", start, end)
+	return false
+}
