@@ -94,7 +94,11 @@ func TestBankSumsAsSumRacks(t *testing.T) {
 			case 3:
 				racks[r].Drive(active, on, 0, noise)
 			case 4:
+				t0 := racks[r].Time()
 				b.Advance(700, noise) // past the drift interval: a batch for every analog rack
+				if racks[r].Time() != t0+700 {
+					t.Fatalf("trial %d: rack %d's time %v after 700 s from %v", trial, r, racks[r].Time(), t0)
+				}
 			case 5:
 				racks[r].Advance(700, noise)
 			case 6:
@@ -150,6 +154,28 @@ func TestBankSumOutOfRange(t *testing.T) {
 					}
 				}()
 				b.Sum(active, nil, make([]float64, k))
+			}()
+		}
+	}
+}
+
+// The bank's Advance refuses what a rack's refuses, for ideal banks (checked once) and others.
+func TestBankAdvanceRefuses(t *testing.T) {
+	for _, analog := range []bool{false, true} {
+		racks := bankRacks(t, rand.New(rand.NewPCG(5, 6)), 3, 4, analog)
+		racks[0] = mustRack(t, 4, DefaultParams(), newRNG(9)) // one analog rack at least
+		if !analog {
+			racks[0] = mustRack(t, 4, IdealParams(), nil)
+		}
+		b := newBank(racks)
+		for _, dt := range []float64{-1, math.NaN(), math.Inf(1)} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("analog %v: Advance(%v): no panic", analog, dt)
+					}
+				}()
+				b.Advance(dt, newRNG(1))
 			}()
 		}
 	}
