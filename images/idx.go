@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/hugepage"
 )
@@ -196,14 +197,16 @@ func (l *Loader) readIDX(imgName string, img io.Reader, lblName string, lbl io.R
 // sourceNames returns the Source names of images from, from+1, ..., from+m-1 of the file name
 // ("NAME#INDEX"), one after another in one string.
 func sourceNames(name string, from, m int) string {
-	// Every name is at most as long as the last one.
-	b := make([]byte, 0, m*(len(name)+1+len(strconv.Itoa(from+m-1))))
+	// Every name is at most as long as the last one. A Builder's String does not copy.
+	var b strings.Builder
+	b.Grow(m * (len(name) + 1 + len(strconv.Itoa(from+m-1))))
+	var digits [20]byte
 	for i := from; i < from+m; i++ {
-		b = append(b, name...)
-		b = append(b, '#')
-		b = strconv.AppendInt(b, int64(i), 10)
+		b.WriteString(name)
+		b.WriteByte('#')
+		b.Write(strconv.AppendInt(digits[:0], int64(i), 10))
 	}
-	return string(b)
+	return b.String()
 }
 
 // decimalDigits returns the number of decimal digits of i >= 0.

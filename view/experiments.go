@@ -7,13 +7,11 @@ import (
 
 // Experiment describes a built-in experiment for the visitor: its card set (a name
 // images/builtin knows), the title on its button, and what the captions and the narration
-// say of it, as messages of the catalogue (package i18n) and, for the programs that print
-// them, in English.
+// say of it, as messages of the catalogue (package i18n): TitleMsg the button's label
+// ("LETTERS A–Z" in English), AboutMsg one sentence for the caption when it is chosen,
+// DrawMsg what to draw for it, YearMsg the historical record, for the narration.
 type Experiment struct {
-	Name  string // the built-in card set, "letters"
-	Title string // the button's label in English, "LETTERS A–Z"
-	About string // one sentence in English for the caption when it is chosen
-	Year  string // the historical record in English, for the narration
+	Name string // the built-in card set, "letters"
 
 	TitleMsg, AboutMsg, DrawMsg, YearMsg i18n.Msg
 	// Letters says the classes are letters, named "the letter E"; otherwise each class has
@@ -22,9 +20,7 @@ type Experiment struct {
 }
 
 func experiment(name string, letters bool, title, about, draw, year i18n.Msg) Experiment {
-	en := i18n.English
-	return Experiment{Name: name, Title: en.S(title), About: en.S(about), Year: en.S(year),
-		TitleMsg: title, AboutMsg: about, DrawMsg: draw, YearMsg: year, Letters: letters}
+	return Experiment{Name: name, TitleMsg: title, AboutMsg: about, DrawMsg: draw, YearMsg: year, Letters: letters}
 }
 
 // experiments are the experiments the museum offers, in the order of their buttons.

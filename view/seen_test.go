@@ -405,9 +405,9 @@ func checkTitle(s *seen) []string {
 	want := s.f.Experiment
 	for j := range view.NumExperiments {
 		e := view.ExperimentAt(j)
-		titles = append(titles, e.Title)
+		titles = append(titles, i18n.English.S(e.TitleMsg))
 		if e.Name == s.f.Experiment {
-			want = e.Title
+			want = i18n.English.S(e.TitleMsg)
 		}
 	}
 	zone := image.Rect(780, tr.Min.Y, 1400, tr.Max.Y-2)

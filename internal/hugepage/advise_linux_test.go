@@ -8,17 +8,19 @@ import (
 	"testing"
 )
 
-// On Linux with transparent huge pages in the kernel, a large buffer from Make lies in a
-// mapping marked for huge pages (smaps' VmFlags "hg"), and a small one is left alone.
+// On Linux with transparent huge pages in the kernel, every huge page a large buffer from
+// Make touches lies in a mapping marked for huge pages (smaps' VmFlags "hg").
 func TestMakeAdvisesLinux(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage"); err != nil {
 		t.Log("this kernel has no transparent huge pages: madvise fails and Advise ignores it")
 		return
 	}
-	b := Make[byte](8 << 20)
-	start, end := huge(b)
-	if !flagged(t, start, end) {
-		t.Fatalf("the 8 MiB buffer's huge pages [%#x, %#x) are not marked hg", start, end)
+	for _, n := range []int{Min, 3<<20 + 5, 8 << 20} {
+		b := Make[byte](n)
+		start, end := span(b)
+		if !flagged(t, start, end) {
+			t.Fatalf("the %d-byte buffer's huge pages [%#x, %#x) are not all marked hg", n, start, end)
+		}
 	}
 }
 

@@ -26,9 +26,33 @@ func TestMake(t *testing.T) {
 	Advise([]int(nil)) // nothing to advise
 }
 
-// huge returns the first whole 2 MiB page inside b, as Advise finds it.
-func huge(b []byte) (start, end uintptr) {
+// span returns the huge pages b's memory touches.
+func span(b []byte) (start, end uintptr) {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	const h = 2 << 20
-	return (p + h - 1) &^ (h - 1), (p + uintptr(len(b))) &^ (h - 1)
+	return p &^ (huge - 1), (p + uintptr(len(b)) + huge - 1) &^ (huge - 1)
+}
+
+// A large slice from Make starts at a huge-page boundary, or less than an element past it,
+// and its capacity is its length (an append cannot run into the allocation's spare end).
+func TestMakeAligned(t *testing.T) {
+	check := func(name string, p uintptr, elem uintptr, n, c int) {
+		t.Helper()
+		if off := p & (huge - 1); off >= elem {
+			t.Errorf("%s: starts %d bytes past a huge page, elements are %d bytes", name, off, elem)
+		}
+		if c != n {
+			t.Errorf("%s: capacity %d, length %d", name, c, n)
+		}
+	}
+	for _, n := range []int{Min, 3*Min + 1, 47_040_000} {
+		b := Make[byte](n)
+		check("bytes", uintptr(unsafe.Pointer(unsafe.SliceData(b))), 1, n, cap(b))
+		w := Make[[7]uint64](n / 56)
+		check("[7]uint64", uintptr(unsafe.Pointer(unsafe.SliceData(w))), 56, n/56, cap(w))
+		for i := range w {
+			if w[i] != [7]uint64{} {
+				t.Fatalf("Make[[7]uint64](%d)[%d] not zero", n/56, i)
+			}
+		}
+	}
 }
