@@ -47,11 +47,12 @@ func TestMakeAligned(t *testing.T) {
 	for _, n := range []int{Min, 3*Min + 1, 47_040_000} {
 		b := Make[byte](n)
 		check("bytes", uintptr(unsafe.Pointer(unsafe.SliceData(b))), 1, n, cap(b))
-		w := Make[[7]uint64](n / 56)
-		check("[7]uint64", uintptr(unsafe.Pointer(unsafe.SliceData(w))), 56, n/56, cap(w))
+		k := (n + 55) / 56 // at least n bytes
+		w := Make[[7]uint64](k)
+		check("[7]uint64", uintptr(unsafe.Pointer(unsafe.SliceData(w))), 56, k, cap(w))
 		for i := range w {
 			if w[i] != [7]uint64{} {
-				t.Fatalf("Make[[7]uint64](%d)[%d] not zero", n/56, i)
+				t.Fatalf("Make[[7]uint64](%d)[%d] not zero", k, i)
 			}
 		}
 	}
