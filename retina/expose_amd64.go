@@ -52,3 +52,21 @@ type exposeConsts struct {
 //
 //go:noescape
 func exposeCells(targets *float32, level *float64, x *float64, k *exposeConsts, light bool, out *Bits, noisy *Bits)
+
+// finishMeans writes finish's means to avg with the AVX2 kernel, bit for bit as finishGo.
+func finishMeans(m *[N]float64, f *finTerms, avg *[N]float64) {
+	if !haveExposeKernel {
+		finishGo(m, f, avg)
+		return
+	}
+	var v [N]float64
+	finishCells(m, &f.add, &f.den, &v)
+	for i, x := range v {
+		avg[f.at[i]] = x
+	}
+}
+
+// finishCells computes v[i] = min((m[i] + add[i]) / den[i], 1) for the N cells.
+//
+//go:noescape
+func finishCells(m, add, den, v *[N]float64)

@@ -11,3 +11,6 @@ const haveExposeKernel = false
 func (r *Retina) exposeKernel(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
 	r.exposeGo(s, fLatch, fEnd, thr, band2, sigma, light, noise, out)
 }
+
+// finishMeans is finishGo.
+func finishMeans(m *[N]float64, f *finTerms, avg *[N]float64) { finishGo(m, f, avg) }

@@ -2,6 +2,7 @@ package retina
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -134,24 +135,47 @@ func inkSpan(pix []byte) (i0, i1 int) {
 	}
 }
 
-// finish turns the sums m of integrate into each cell's mean, adding the surround's light.
+// finish turns the sums m of integrate into each cell's mean, adding the surround's light:
+// (m + su*out) / (span_u*span_v*unit), at most 1, with su = sur*unit and out the share of the
+// cell's light from outside the image. The terms other than m depend on the axes, the unit and
+// the surround only: they are computed once for them (setFinish) and kept in the axes.
 func finish(ax *axes, m *[N]float64, unit, sur float64, avg *[N]float64) {
+	if !ax.finOK || ax.finUnit != math.Float64bits(unit) || ax.finSur != math.Float64bits(sur) {
+		ax.setFinish(unit, sur)
+	}
+	finishMeans(m, &ax.fin, avg)
+}
+
+// finishGo is finish's loop over the cells (finishMeans runs a vector kernel where there is
+// one).
+func finishGo(m *[N]float64, f *finTerms, avg *[N]float64) {
+	for i := range m {
+		v := (m[i] + f.add[i]) / f.den[i]
+		avg[f.at[i]] = min(v, 1)
+	}
+}
+
+// setFinish computes finish's terms for unit and surround sur.
+func (ax *axes) setFinish(unit, sur float64) {
 	u := &ax.u
 	su := sur * unit
+	f := &ax.fin
 	for b := range cells {
 		for a := range cells {
 			// The light from outside the image: all of it along u, or inside along u and
 			// outside along v. Every term is >= 0.
 			out := float64(u.out[a]*ax.v.span[b]) + float64(u.in[a]*ax.v.out[b])
-			v := (m[b*cells+a] + float64(su*out)) / float64(float64(u.span[a]*ax.v.span[b])*unit)
-			v = min(v, 1)
+			i := b*cells + a
+			f.add[i] = float64(su * out)
+			f.den[i] = float64(float64(u.span[a]*ax.v.span[b]) * unit)
 			if ax.swap {
-				avg[a*Cols+b] = v // u-cell a is row a, v-cell b is column b
+				f.at[i] = int16(a*Cols + b) // u-cell a is row a, v-cell b is column b
 			} else {
-				avg[b*Cols+a] = v
+				f.at[i] = int16(b*Cols + a)
 			}
 		}
 	}
+	ax.finOK, ax.finUnit, ax.finSur = true, math.Float64bits(unit), math.Float64bits(sur)
 }
 
 // dot returns the sum of w[i]*x[i], len(x) >= len(w), with two accumulators.

@@ -27,6 +27,18 @@ type axes struct {
 	// u-cell a's weights padded with zeros to shortBand (see integrateGray).
 	short  bool
 	shortW [cells][shortBand]float64
+	// fin holds finish's terms for each cell (b*cells+a) for one unit and surround: finOK
+	// says they are for finUnit and finSur (compared bit for bit).
+	fin             finTerms
+	finOK           bool
+	finUnit, finSur uint64
+}
+
+// finTerms are finish's terms of each cell, [v-cell b*cells + u-cell a]: the surround's light
+// added to the sum, the divisor (the cell's area times the unit) and where the mean goes.
+type finTerms struct {
+	add, den [N]float64
+	at       [N]int16
 }
 
 // shortBand is the longest u-band integrateGray takes in its fixed-length form: a cell of an
@@ -97,6 +109,7 @@ func (r *Retina) axesFor(src *source) *axes {
 	ax.v.build(&ev, src.h, sigma/src.sy, r.reach*sigma/src.sy)
 	ax.rows()
 	ax.setShort()
+	ax.finOK = false
 	return ax
 }
 
