@@ -105,16 +105,14 @@ func (m *Machine) PrepareBits(set *images.Set) (*Deck, error) {
 	b := &deckBits{board: &m.board.Units[0], set: set, s: hugepage.Make[retina.Bits](n), a: hugepage.Make[uint64](n * words),
 		words: words, pol: make([]retina.Polarity, n)}
 	d := &Deck{Class: make([]int, n), Source: make([]string, n), bits: b}
-	var st retina.Stimulus
 	active := make([]uint16, 0, m.board.Len())
 	b.off = make([]int, n+1)
 	for i, c := range set.Cards {
-		m.retina.Prepare(c.Image, &st)
-		s, ok := st.IdealBits()
+		s, pol, ok := m.retina.PrepareIdeal(c.Image)
 		if !ok {
 			return nil, errors.New("machine: PrepareBits: the retina gave no ideal bits") // cannot happen with an ideal retina
 		}
-		b.s[i], b.pol[i] = s, st.Polarity()
+		b.s[i], b.pol[i] = s, pol
 		active = m.board.Fire(&b.s[i], b.a[i*words:(i+1)*words], active[:0])
 		b.off[i+1] = b.off[i] + len(active)
 		d.Class[i] = toMachine[c.Class]

@@ -87,6 +87,24 @@ func (r *Retina) Prepare(img image.Image, dst *Stimulus) {
 	}
 }
 
+// PrepareIdeal is Prepare for an ideal retina when only the card's S-unit states and its
+// polarity are wanted: it returns what IdealBits and Polarity of the Stimulus Prepare fills
+// would, bit for bit, without filling the cells' light. ok is false for an analog retina.
+func (r *Retina) PrepareIdeal(img image.Image) (s Bits, pol Polarity, ok bool) {
+	if !r.p.Ideal {
+		return Bits{}, DarkFigure, false
+	}
+	var avg [N]float64
+	pol = r.project(img, &avg)
+	r.sc.row, r.sc.sat, r.sc.pl = shrink(r.sc.row), shrink(r.sc.sat), shrink(r.sc.pl)
+	var light [N]float32
+	for i, a := range avg {
+		light[i] = float32(a)
+	}
+	idealBits(&light, pol, &s)
+	return s, pol, true
+}
+
 // project computes each cell's mean luminance (before the lamp), in [0, 1], into avg, and
 // returns the card's polarity (resolved when Params.Polarity is AutoPolarity).
 //
