@@ -75,12 +75,14 @@ type Machine struct {
 	obs Observer
 
 	// what the last presentation did, and scratch of the hot loop
-	s      retina.Bits
-	a      []uint64
-	active []uint16
-	sums   []float64
-	ev     Event
-	perm   []int
+	s retina.Bits
+	a []uint64
+	// active lists the firing A-units of the last presentation: activeBuf, or (a deck from
+	// PrepareBits) the deck's own list, never written through (its capacity ends with it).
+	active, activeBuf []uint16
+	sums              []float64
+	ev                Event
+	perm              []int
 
 	// the last card shown from a deck from PrepareBits, not yet shown to the retina (syncRetina)
 	shownFrom  *deckBits
@@ -135,7 +137,8 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	m.oneHot = isOneHot(codes)
 	m.setMasks()
 	m.a = make([]uint64, (n+63)/64)
-	m.active = make([]uint16, 0, n)
+	m.activeBuf = make([]uint16, 0, n)
+	m.active = m.activeBuf
 	m.sums = make([]float64, cfg.RUnits)
 	m.ev.Sums = m.sums
 	m.ev.Moves = make([]Move, 0, cfg.RUnits)

@@ -67,16 +67,19 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 	switch {
 	case b == nil:
 		m.retina.Expose(s, dt, m.noise, &m.s)
-		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+		m.activeBuf = m.board.Fire(&m.s, m.a, m.activeBuf[:0])
+		m.active = m.activeBuf
 		m.shownFrom = nil
 	case b.board == &m.board.Units[0]: // this board's A-units
 		m.s = b.s[card]
 		copy(m.a, b.a[card*b.words:(card+1)*b.words])
-		m.active = append(m.active[:0], b.act[b.off[card]:b.off[card+1]]...)
+		lo, hi := b.off[card], b.off[card+1]
+		m.active = b.act[lo:hi:hi] // read only, as every user of m.active does
 		m.shownFrom, m.shownCard = b, card
 	default: // another machine's deck: its S-units, this machine's board
 		m.s = b.s[card]
-		m.active = m.board.Fire(&m.s, m.a, m.active[:0])
+		m.activeBuf = m.board.Fire(&m.s, m.a, m.activeBuf[:0])
+		m.active = m.activeBuf
 		m.shownFrom, m.shownCard = b, card
 	}
 	if m.bank != nil {

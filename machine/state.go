@@ -182,7 +182,8 @@ func (m *Machine) Clone() (*Machine, error) {
 	c.clock, c.count, c.obs = m.clock, m.count, m.obs
 	c.s, c.ev.Card, c.ev.Class, c.ev.Predicted, c.ev.Learning = m.s, m.ev.Card, m.ev.Class, m.ev.Predicted, m.ev.Learning
 	copy(c.a, m.a)
-	c.active = append(c.active[:0], m.active...)
+	c.activeBuf = append(c.activeBuf[:0], m.active...)
+	c.active = c.activeBuf
 	copy(c.sums, m.sums)
 	return c, nil
 }

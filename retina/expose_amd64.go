@@ -59,9 +59,12 @@ func finishMeans(m *[N]float64, f *finTerms, avg *[N]float64) {
 		finishGo(m, f, avg)
 		return
 	}
-	var v [N]float64
-	finishCells(m, &f.add, &f.den, &v)
-	for i, x := range v {
+	if f.inPlace {
+		finishCells(m, &f.add, &f.den, avg)
+		return
+	}
+	finishCells(m, &f.add, &f.den, &f.scratch)
+	for i, x := range f.scratch {
 		avg[f.at[i]] = x
 	}
 }

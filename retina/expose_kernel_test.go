@@ -67,7 +67,8 @@ func TestExposeKernelAsGo(t *testing.T) {
 
 // finish's kernel (where this processor has it) gives what its Go loop gives, bit for bit:
 // sums, added light and divisors of every size, means above 1 (held at 1), zero and infinite
-// divisors (NaN and infinite means: Go's min keeps a NaN), placed by a random permutation.
+// divisors (NaN and infinite means: Go's min keeps a NaN), placed in cell order or by a random
+// permutation.
 func TestFinishKernelAsGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for trial := range 200 {
@@ -88,7 +89,11 @@ func TestFinishKernelAsGo(t *testing.T) {
 		}
 		for i, j := range rng.Perm(N) {
 			f.at[i] = int16(j)
+			if trial%2 == 0 {
+				f.at[i] = int16(i) // in place
+			}
 		}
+		f.inPlace = trial%2 == 0
 		var got, want [N]float64
 		finishMeans(&m, &f, &got)
 		finishGo(&m, &f, &want)

@@ -175,6 +175,10 @@ func (ax *axes) setFinish(unit, sur float64) {
 			}
 		}
 	}
+	f.inPlace = true
+	for i, at := range f.at {
+		f.inPlace = f.inPlace && int(at) == i
+	}
 	ax.finOK, ax.finUnit, ax.finSur = true, math.Float64bits(unit), math.Float64bits(sur)
 }
 

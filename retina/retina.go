@@ -361,6 +361,24 @@ func idealBits(light *[N]float32, pol Polarity, out *Bits) {
 	}
 }
 
+// idealBits64 is idealBits of the light float32(avg[i]), without storing it.
+func idealBits64(avg *[N]float64, pol Polarity, out *Bits) {
+	for w := range Words {
+		base := w * 64
+		var word uint64
+		if pol == LightFigure {
+			for j, a := range avg[base : base+min(64, N-base)] {
+				word |= uint64(math.Float32bits(0.5-float32(a))>>31) << uint(j)
+			}
+		} else {
+			for j, a := range avg[base : base+min(64, N-base)] {
+				word |= uint64(math.Float32bits(float32(a)-0.5)>>31) << uint(j)
+			}
+		}
+		out[w] = word
+	}
+}
+
 // Show makes s the card the ideal retina's cells show, as if Expose had just shown it (its
 // levels, its state), without exposing it. An analog retina ignores it: its cells' levels are
 // its own.

@@ -39,6 +39,8 @@ type axes struct {
 type finTerms struct {
 	add, den [N]float64
 	at       [N]int16
+	inPlace  bool       // at[i] == i: the means go to avg in cell order
+	scratch  [N]float64 // the kernel's means before they are placed (not inPlace)
 }
 
 // shortBand is the longest u-band integrateGray takes in its fixed-length form: a cell of an
