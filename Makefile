@@ -14,7 +14,7 @@ SHELL       := /bin/bash
 TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
-.PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race arm64 bench fuzz build clean \
+.PHONY: all demo test vet fmt-check tidy-check lint staticcheck fma-check imports race purego arm64 bench fuzz build clean \
 	museum-deps museum-test web rig dist dist-test docs-test
 
 all: build
@@ -39,6 +39,7 @@ test: museum-deps
 	done
 	$(GO) test -count=1 -json ./... | $(TALLY) go
 	$(MAKE) --no-print-directory race
+	$(MAKE) --no-print-directory purego
 	@for t in arm64 museum-test rig dist-test docs-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
@@ -110,6 +111,11 @@ race:
 	@bash scripts/need.sh gcc libc6-dev
 	CGO_ENABLED=1 $(GO) test -count=1 -race -json -run 'Snapshot|Resume|Interrupt|Frames|Commands|Concurrent|Watchdog|Mirror|Serve|Headless|Loop|ReadersDoNotWrite' \
 		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge ./retina ./images/builtin | $(TALLY) go
+
+## purego: the packages with AVX2 kernels tested with their Go loops instead (-tags purego), as
+## every processor but amd64 runs them: the goldens and the property tests.
+purego:
+	$(GO) test -count=1 -tags purego -json ./potentiometer ./retina ./machine | $(TALLY) go
 
 ## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
 arm64:
