@@ -75,17 +75,12 @@ func (b *Bank) Sum(active []uint16, noise *rand.Rand, dst []float64) {
 		panic(fmt.Sprintf("potentiometer: Bank.Sum: an active index past the %d A-unit pots", b.n))
 	}
 	bias := b.rows[b.n*b.stride:]
-	for r := range b.racks {
-		dst[r] = bias[r] + b.out[r]
+	root := 0.0 // sqrt(a+1), once, for the analog racks
+	if !b.ideal {
+		root = math.Sqrt(float64(len(active) + 1))
 	}
-	root := -1.0
 	for r, x := range b.racks {
-		if !x.ideal {
-			if root < 0 {
-				root = math.Sqrt(float64(len(active) + 1))
-			}
-			dst[r] = x.analogSumRoot(dst[r], root, noise)
-		}
+		dst[r] = x.analogSumRoot(bias[r]+b.out[r], root, noise)
 	}
 }
 
@@ -111,9 +106,7 @@ func (b *Bank) Drive(r int, active []uint16, onActive, onInactive float64, noise
 // Advance does (noise as there).
 func (b *Bank) Advance(dt float64, noise *rand.Rand) {
 	if b.ideal { // each rack's Advance would check dt and count it, nothing more
-		if !(dt >= 0) || math.IsInf(dt, 0) {
-			panic(fmt.Sprintf("potentiometer: Advance(%v): want a finite dt >= 0", dt))
-		}
+		checkDt(dt)
 		for _, x := range b.racks {
 			x.t += dt
 		}

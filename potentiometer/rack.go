@@ -453,9 +453,7 @@ func (r *Rack) refresh() {
 // Between batches nothing is computed per pot. In ideal mode Advance only counts time and
 // noise is not used (it may be nil); otherwise noise must not be nil if WiperDrift > 0.
 func (r *Rack) Advance(dt float64, noise *rand.Rand) {
-	if !(dt >= 0) || math.IsInf(dt, 0) {
-		panic(fmt.Sprintf("potentiometer: Advance(%v): want a finite dt >= 0", dt))
-	}
+	checkDt(dt)
 	r.t += dt
 	if r.ideal {
 		return
@@ -472,6 +470,13 @@ func (r *Rack) Advance(dt float64, noise *rand.Rand) {
 		if r.acc >= r.prm.DriftInterval {
 			r.drift(noise)
 		}
+	}
+}
+
+// checkDt panics unless dt is a finite time step >= 0 (Advance's).
+func checkDt(dt float64) {
+	if !(dt >= 0) || math.IsInf(dt, 0) {
+		panic(fmt.Sprintf("potentiometer: Advance(%v): want a finite dt >= 0", dt))
 	}
 }
 

@@ -97,7 +97,7 @@ func (r *Retina) PrepareIdeal(img image.Image) (s Bits, pol Polarity, ok bool) {
 	var avg [N]float64
 	pol = r.project(img, &avg)
 	r.sc.row, r.sc.sat, r.sc.pl = shrink(r.sc.row), shrink(r.sc.sat), shrink(r.sc.pl)
-	idealBits64(&avg, pol, &s)
+	idealBits(&avg, pol, &s)
 	return s, pol, true
 }
 

@@ -337,15 +337,16 @@ func (r *Retina) exposeGo(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sig
 	}
 }
 
-// idealBits thresholds the light at one half: on below it (above it for LightFigure).
-func idealBits(light *[N]float32, pol Polarity, out *Bits) {
+// idealBits thresholds the light at one half: on below it (above for LightFigure). The light
+// is float32(light[i]): a Stimulus's Light, or (PrepareIdeal) the means before they are stored.
+func idealBits[T float32 | float64](light *[N]T, pol Polarity, out *Bits) {
 	if pol == LightFigure {
 		for w := range Words {
 			base := w * 64
 			var word uint64
 			for j, v := range light[base : base+min(64, N-base)] {
 				// v > 0.5: the sign bit of 0.5 - v (+0 when equal), without a branch.
-				word |= uint64(math.Float32bits(0.5-v)>>31) << uint(j)
+				word |= uint64(math.Float32bits(0.5-float32(v))>>31) << uint(j)
 			}
 			out[w] = word
 		}
@@ -355,25 +356,7 @@ func idealBits(light *[N]float32, pol Polarity, out *Bits) {
 		base := w * 64
 		var word uint64
 		for j, v := range light[base : base+min(64, N-base)] {
-			word |= uint64(math.Float32bits(v-0.5)>>31) << uint(j)
-		}
-		out[w] = word
-	}
-}
-
-// idealBits64 is idealBits of the light float32(avg[i]), without storing it.
-func idealBits64(avg *[N]float64, pol Polarity, out *Bits) {
-	for w := range Words {
-		base := w * 64
-		var word uint64
-		if pol == LightFigure {
-			for j, a := range avg[base : base+min(64, N-base)] {
-				word |= uint64(math.Float32bits(0.5-float32(a))>>31) << uint(j)
-			}
-		} else {
-			for j, a := range avg[base : base+min(64, N-base)] {
-				word |= uint64(math.Float32bits(float32(a)-0.5)>>31) << uint(j)
-			}
+			word |= uint64(math.Float32bits(float32(v)-0.5)>>31) << uint(j)
 		}
 		out[w] = word
 	}

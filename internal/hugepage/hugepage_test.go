@@ -8,7 +8,7 @@ import (
 // Make returns a zeroed slice of the length asked for, of any element type and size, small
 // (not advised) or large.
 func TestMake(t *testing.T) {
-	for _, n := range []int{0, 1, 1000, Min - 1, Min, 3 * Min, 5*Min + 7} {
+	for _, n := range []int{0, 1, 1000, minSize - 1, minSize, 3 * minSize, 5*minSize + 7} {
 		b := Make[byte](n)
 		if len(b) != n {
 			t.Fatalf("Make[byte](%d): len %d", n, len(b))
@@ -23,7 +23,6 @@ func TestMake(t *testing.T) {
 			t.Fatalf("Make[[7]uint64](%d): len %d", n/56, len(w))
 		}
 	}
-	Advise([]int(nil)) // nothing to advise
 }
 
 // span returns the huge pages b's memory touches.
@@ -44,7 +43,7 @@ func TestMakeAligned(t *testing.T) {
 			t.Errorf("%s: capacity %d, length %d", name, c, n)
 		}
 	}
-	for _, n := range []int{Min, 3*Min + 1, 47_040_000} {
+	for _, n := range []int{minSize, 3*minSize + 1, 47_040_000} {
 		b := Make[byte](n)
 		check("bytes", uintptr(unsafe.Pointer(unsafe.SliceData(b))), 1, n, cap(b))
 		k := (n + 55) / 56 // at least n bytes
