@@ -2,11 +2,11 @@ package machine
 
 import (
 	"bytes"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mark1-perceptron/mark1/internal/golden"
 	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -357,17 +357,8 @@ func TestGoldenStateFile(t *testing.T) {
 		if ideal {
 			name = "testdata/v2-ideal.state"
 		}
-		if *update {
-			if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Fatalf("%s: the state file format or the model changed (go test -run GoldenStateFile -update after an intended change)", name)
+		if !golden.Bytes(t, name, buf.Bytes()) {
+			t.Fatalf("%s: the state file format or the model changed (keep the old files loading)", name)
 		}
 		if _, err := Load(name); err != nil {
 			t.Fatal(err)
