@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/hugepage"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // Limits on IDX files, checked against the headers before anything is allocated from them.
@@ -49,14 +50,14 @@ func LoadIDX(images, labels string) (*Set, error) { return new(Loader).LoadIDX(i
 // at once. Only regular files are opened; a plain (not compressed) images file shorter than its
 // header declares is refused before its pixels are read.
 func (l *Loader) LoadIDX(images, labels string) (*Set, error) {
-	fi, err := openRegular(images)
+	fi, err := regfile.OpenFor(images, "an IDX file")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("images: %w", err)
 	}
 	defer fi.Close()
-	fl, err := openRegular(labels)
+	fl, err := regfile.OpenFor(labels, "an IDX file")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("images: %w", err)
 	}
 	defer fl.Close()
 	return l.readIDX(images, fi, labels, fl)

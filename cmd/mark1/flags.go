@@ -383,14 +383,7 @@ func readWiring(path string) (*patchboard.Board, error) {
 
 // openRegular opens a file the user names for reading, refusing anything but a regular file
 // (a FIFO would make mark1 wait for ever, a device would never end).
-func openRegular(path string) (*os.File, error) {
-	f, err := regfile.Open(path)
-	var nr *regfile.NotRegularError
-	if errors.As(err, &nr) && nr.Mode != 0 {
-		return nil, fmt.Errorf("%s: %s, not a file to read", path, regfile.Kind(nr.Mode))
-	}
-	return f, err
-}
+func openRegular(path string) (*os.File, error) { return regfile.OpenFor(path, "a file to read") }
 
 // dataFlags bound the memory of the cards a command loads.
 type dataFlags struct{ maxMB float64 }
