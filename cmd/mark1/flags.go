@@ -396,6 +396,9 @@ func (d *dataFlags) loader() (*images.Loader, error) {
 	if !(d.maxMB > 0) || math.IsInf(d.maxMB, 0) || d.maxMB > 1<<30 {
 		return nil, usageErr(fmt.Sprintf("--max-data-mb %v: want a positive number of MiB", d.maxMB))
 	}
+	if d.maxMB*(1<<20) < 1 { // a Budget of 0 would be the default
+		return nil, usageErr(fmt.Sprintf("--max-data-mb %v: under one byte (the least is %g, one byte)", d.maxMB, 1.0/(1<<20)))
+	}
 	return &images.Loader{Budget: int64(d.maxMB * (1 << 20))}, nil
 }
 
