@@ -92,7 +92,15 @@ func TestReadConfigErrors(t *testing.T) {
 		{"local radius -1", "local_radius = -1\n", "c.toml:1: local_radius: -1, want 1..10"},
 		{"dark noise 1e308", "[retina]\ndark_noise = 1e308\n", "c.toml:2: retina: dark_noise: 1e+308, want 0..10"},
 		{"presentation 1e-300", "presentation_time_s = 1e-300\n", "c.toml:1: presentation_time_s: 1e-300, want 0.1..3600"},
-		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not a array"},
+		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not an array"},
+		{"inline table", "[retina]\ngamma = {a = 1}\n", "c.toml:2: retina.gamma: want a number, a string or true/false, not an inline table"},
+		// A float where a whole number goes: refused, saying how to write it (issue 24: "8 is
+		// not a whole number").
+		{"whole float for int", "r_units = 8.0\n", "c.toml:1: r_units: 8.0 is a float; write 8"},
+		{"exponent for int", "[mark_i]\na_units = 5e2\n", "c.toml:2: mark_i.a_units: 5e2 is a float; write 500"},
+		{"whole float for uint64", "seed = 7.0\n", "c.toml:1: seed: 7.0 is a float; write 7"},
+		{"huge float for uint64", "seed = 1e30\n", "c.toml:1: seed: 1e30 is a float, and out of range for an integer"},
+		{"inf for int", "r_units = inf\n", "c.toml:1: r_units: inf is not a whole number"},
 		{"array table", "[[retina]]\n", "c.toml:1: [[retina]]: arrays of tables"},
 		{"malformed", "seed = \n", "c.toml:1: malformed TOML"},
 		{"nan", "[retina]\ngamma = nan\n", "c.toml:2: retina.gamma: NaN is not a number"},
@@ -112,7 +120,10 @@ func TestReadConfigErrors(t *testing.T) {
 			}
 		})
 	}
-	// A byte-order mark and dotted keys are fine.
+	// A byte-order mark and dotted keys are fine; so is a whole number where a float goes.
+	if c, err := ReadConfig(strings.NewReader("[retina]\nblur_cells = 1\n"), "c.toml", Default()); err != nil || c.Retina.Blur != 1 {
+		t.Fatalf("an integer for a float: %v, %v", c.Retina.Blur, err)
+	}
 	c, err := ReadConfig(strings.NewReader("\uFEFFretina.blur_cells = 0.5 # defocus\nseed = 7\n"), "c.toml", Default())
 	if err != nil || c.Retina.Blur != 0.5 || c.Seed != 7 {
 		t.Fatalf("got %v, %v", c.Retina.Blur, err)

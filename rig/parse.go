@@ -1,7 +1,6 @@
 package rig
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark1-perceptron/mark1/internal/regfile"
+	"github.com/mark1-perceptron/mark1/internal/tomlfile"
 )
 
 var (
@@ -53,14 +53,10 @@ func ReadFile(path string) (*Rig, error) {
 // file named relative to it). At most MaxFile bytes are read; a UTF-8 byte-order mark is
 // skipped.
 func Parse(r io.Reader, name string) (*Rig, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFile+1))
+	data, err := tomlfile.ReadAll(r, name, MaxFile, "a rig file")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	if len(data) > MaxFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a rig file", name, MaxFile)
-	}
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	tables, err := parseTOML(data, name)
 	if err != nil {
 		return nil, err
@@ -125,7 +121,7 @@ func Parse(r io.Reader, name string) (*Rig, error) {
 		}
 	}
 	if !rigSeen {
-		return nil, fmt.Errorf("%s:1: no [rig] section: not a rig file", name)
+		return nil, tomlfile.Errorf(name, 1, "", "no [rig] section: not a rig file")
 	}
 	if err := rg.validate(); err != nil {
 		return nil, err

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/internal/tomlfile"
 )
 
-// errorAt formats a validation error at a line.
+// errorAt formats a validation error at a line; the message names the section.
 func (rg *Rig) errorAt(line int, format string, a ...any) error {
-	return fmt.Errorf("%s:%d: %s", rg.File, line, fmt.Sprintf(format, a...))
+	return tomlfile.Errorf(rg.File, line, "", format, a...)
 }
 
 // chipKinds returns every chip's kind by name.
