@@ -231,10 +231,12 @@ func TestIDXCorruptGzip(t *testing.T) {
 
 	// Data after the last image is ignored, in a plain file and in a gzip stream.
 	tail := append(slices.Clone(idxImages), 1, 2, 3)
-	for _, img := range [][]byte{tail, gzipped(t, tail)} {
-		if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
-			t.Fatal(err)
-		}
+	for name, img := range map[string][]byte{"plain": tail, "gzip": gzipped(t, tail)} {
+		t.Run("data after the end, "+name, func(t *testing.T) {
+			if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

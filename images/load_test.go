@@ -349,13 +349,15 @@ func TestLoadFile(t *testing.T) {
 		"card":     jpegBytes(t, testImage(7, 9)),
 	})
 	for _, name := range []string{"card.gif", "card"} {
-		img, err := LoadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b := img.Bounds(); b.Dx() != 7 || b.Dy() != 9 {
-			t.Errorf("%s: bounds %v, want 7x9", name, b)
-		}
+		t.Run(name, func(t *testing.T) {
+			img, err := LoadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != 7 || b.Dy() != 9 {
+				t.Errorf("%s: bounds %v, want 7x9", name, b)
+			}
+		})
 	}
 	missing := filepath.Join(dir, "missing.png")
 	_, err := LoadFile(missing)
@@ -377,14 +379,16 @@ func TestDecodeLimits(t *testing.T) {
 		{100000, 100000, false},
 	}
 	for _, tt := range tests {
-		// Only the header is there: within the limits, decoding gets as far as the missing
-		// pixel data; beyond them, it stops at the dimensions.
-		_, err := new(Loader).decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
-		if err == nil {
-			t.Fatalf("%dx%d: decoded a file without pixels", tt.w, tt.h)
-		}
-		if over := strings.Contains(err.Error(), "exceeds the limit"); over == tt.ok {
-			t.Errorf("%dx%d: error %q", tt.w, tt.h, err)
-		}
+		t.Run(fmt.Sprintf("%dx%d", tt.w, tt.h), func(t *testing.T) {
+			// Only the header is there: within the limits, decoding gets as far as the missing
+			// pixel data; beyond them, it stops at the dimensions.
+			_, err := new(Loader).decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
+			if err == nil {
+				t.Fatalf("%dx%d: decoded a file without pixels", tt.w, tt.h)
+			}
+			if over := strings.Contains(err.Error(), "exceeds the limit"); over == tt.ok {
+				t.Errorf("%dx%d: error %q", tt.w, tt.h, err)
+			}
+		})
 	}
 }

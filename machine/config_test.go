@@ -2,6 +2,7 @@ package machine
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -171,14 +172,16 @@ func TestSet(t *testing.T) {
 		{"nosuch", "1", "nosuch: unknown key"},
 		{"retina", "1", "retina: unknown key"},
 	} {
-		before := c
-		err := c.Set(tt.key, tt.value)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Set(%s, %s): %v, want %q", tt.key, tt.value, err, tt.want)
-		}
-		if !reflect.DeepEqual(c, before) {
-			t.Errorf("Set(%s, %s) failed but changed the configuration", tt.key, tt.value)
-		}
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			before := c
+			err := c.Set(tt.key, tt.value)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Set(%s, %s): %v, want %q", tt.key, tt.value, err, tt.want)
+			}
+			if !reflect.DeepEqual(c, before) {
+				t.Errorf("Set(%s, %s) failed but changed the configuration", tt.key, tt.value)
+			}
+		})
 	}
 	if err := c.Set("pots.backlash", "0.5"); err != nil || c.Pots.Backlash != 0.5 {
 		t.Fatalf("Set pots.backlash: %v %v", c.Pots.Backlash, err)
@@ -208,39 +211,41 @@ func TestFlaws(t *testing.T) {
 		t.Fatalf("only %d flaws", len(flaws))
 	}
 	for _, f := range flaws {
-		c, err := d.WithFlaws([]string{f.Name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Validate(); err != nil {
-			t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
-		}
-		for _, k := range Keys() {
-			got, err := c.Value(k.Name)
+		t.Run(f.Name, func(t *testing.T) {
+			c, err := d.WithFlaws([]string{f.Name})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want string
-			switch {
-			case contains(f.Keys, k.Name) || k.Flaw == "":
-				want, err = d.Value(k.Name) // the flaw's own keys and the settings keep their values
-			default:
-				want, err = d.Ideal().Value(k.Name)
+			if err := c.Validate(); err != nil {
+				t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
 			}
-			if err != nil {
-				t.Fatal(err)
+			for _, k := range Keys() {
+				got, err := c.Value(k.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want string
+				switch {
+				case contains(f.Keys, k.Name) || k.Flaw == "":
+					want, err = d.Value(k.Name) // the flaw's own keys and the settings keep their values
+				default:
+					want, err = d.Ideal().Value(k.Name)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)
+				}
 			}
-			if got != want {
-				t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)
+			part := c.Retina.Ideal
+			if f.Part == "pots" {
+				part = c.Pots.Ideal
 			}
-		}
-		part := c.Retina.Ideal
-		if f.Part == "pots" {
-			part = c.Pots.Ideal
-		}
-		if part {
-			t.Errorf("--flaws %s: the %s are ideal", f.Name, f.Part)
-		}
+			if part {
+				t.Errorf("--flaws %s: the %s are ideal", f.Name, f.Part)
+			}
+		})
 	}
 }
 
@@ -356,24 +361,26 @@ func TestGoldenStateFile(t *testing.T) {
 	train := loadIDX(t, "train")
 	train.Cards = train.Cards[:100]
 	for _, ideal := range []bool{true, false} {
-		cfg := digitsConfig(ideal)
-		cfg.MarkI.AUnits, cfg.MarkI.FanOut = 48, 40
-		m, d := newMachine(t, cfg, train)
-		m.Epoch(d, nil)
-		var buf bytes.Buffer
-		if err := m.WriteState(&buf); err != nil {
-			t.Fatal(err)
-		}
-		name := "testdata/v2-analog.state"
-		if ideal {
-			name = "testdata/v2-ideal.state"
-		}
-		if !golden.Bytes(t, name, buf.Bytes()) {
-			t.Fatalf("%s: the state file format or the model changed (keep the old files loading)", name)
-		}
-		if _, err := Load(name); err != nil {
-			t.Fatal(err)
-		}
+		t.Run(fmt.Sprintf("ideal=%t", ideal), func(t *testing.T) {
+			cfg := digitsConfig(ideal)
+			cfg.MarkI.AUnits, cfg.MarkI.FanOut = 48, 40
+			m, d := newMachine(t, cfg, train)
+			m.Epoch(d, nil)
+			var buf bytes.Buffer
+			if err := m.WriteState(&buf); err != nil {
+				t.Fatal(err)
+			}
+			name := "testdata/v2-analog.state"
+			if ideal {
+				name = "testdata/v2-ideal.state"
+			}
+			if !golden.Bytes(t, name, buf.Bytes()) {
+				t.Fatalf("%s: the state file format or the model changed (keep the old files loading)", name)
+			}
+			if _, err := Load(name); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
@@ -402,27 +409,29 @@ func TestSetRule(t *testing.T) {
 // same epochs after.
 func TestClone(t *testing.T) {
 	set := loadSet(t, "ef")
-	for _, cfg := range []Config{Default(), Default().Ideal()} {
-		m, d := newMachine(t, cfg, set)
-		m.Epoch(d, nil)
-		c, err := m.Clone()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b bytes.Buffer
-		m.WriteState(&a)
-		c.WriteState(&b)
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
-			t.Fatal("the clone's state differs")
-		}
-		for range 2 {
-			if x, y := m.Epoch(d, nil), c.Epoch(d, nil); x != y {
-				t.Fatalf("after cloning: %+v and %+v", x, y)
+	for name, cfg := range map[string]Config{"default": Default(), "ideal": Default().Ideal()} {
+		t.Run(name, func(t *testing.T) {
+			m, d := newMachine(t, cfg, set)
+			m.Epoch(d, nil)
+			c, err := m.Clone()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if m.Board() == c.Board() {
-			t.Fatal("the clone shares the board's scratch space")
-		}
+			var a, b bytes.Buffer
+			m.WriteState(&a)
+			c.WriteState(&b)
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatal("the clone's state differs")
+			}
+			for range 2 {
+				if x, y := m.Epoch(d, nil), c.Epoch(d, nil); x != y {
+					t.Fatalf("after cloning: %+v and %+v", x, y)
+				}
+			}
+			if m.Board() == c.Board() {
+				t.Fatal("the clone shares the board's scratch space")
+			}
+		})
 	}
 }
 

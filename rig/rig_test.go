@@ -1,6 +1,7 @@
 package rig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,12 +15,13 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("examples: %v, %v", files, err)
 	}
 	for _, f := range files {
-		rg, err := ReadFile(f)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		t.Logf("%s: %s", f, rg.Summary())
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			rg, err := ReadFile(f)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			t.Logf("%s: %s", f, rg.Summary())
+		})
 	}
 	rg, err := ReadFile("../testdata/rig/example.toml")
 	if err != nil {
@@ -192,17 +194,19 @@ func TestBuiltin(t *testing.T) {
 		t.Errorf("Builtins() = %s", got)
 	}
 	for name, file := range map[string]string{"loop": "../testdata/rig/sim-loop.toml", "mirror": "../testdata/rig/sim-mirror.toml"} {
-		b, err := Builtin(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.File != "builtin:"+name || b.Summary() != f.Summary() || len(b.Pots) != len(f.Pots) {
-			t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
-		}
+		t.Run(name, func(t *testing.T) {
+			b, err := Builtin(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.File != "builtin:"+name || b.Summary() != f.Summary() || len(b.Pots) != len(f.Pots) {
+				t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
+			}
+		})
 	}
 	b, err := Builtin("loop")
 	if err != nil {
@@ -213,8 +217,10 @@ func TestBuiltin(t *testing.T) {
 		t.Fatalf("builtin:loop's machine: %v (board %v)", err, cfg.Board)
 	}
 	for _, bad := range []string{"nope", "../rig", "loop.toml", ""} {
-		if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no such built-in rig (there are loop, mirror)") {
-			t.Errorf("Builtin(%q) = %v", bad, err)
-		}
+		t.Run(fmt.Sprintf("%q", bad), func(t *testing.T) {
+			if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no such built-in rig (there are loop, mirror)") {
+				t.Errorf("Builtin(%q) = %v", bad, err)
+			}
+		})
 	}
 }
