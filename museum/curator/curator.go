@@ -6,8 +6,10 @@
 //
 // A file with mistakes never stops the exhibit: each key that cannot be used keeps its
 // default and adds a Problem naming the file and line ("museum.toml:12: sound.volume: 1.5 is
-// above 1"); a file that is not TOML at all leaves every default. The window shows the
-// problems on the staff screen and writes them to the log.
+// not between 0 and 1 (it keeps its default, 0.5)"); a file that is not TOML at all, or that
+// gives a key twice, leaves every default. The window shows the problems on the staff screen
+// and writes them to the log. The file is read with internal/tomlfile, in the words of the
+// other TOML files mark1 reads.
 package curator
 
 import (
