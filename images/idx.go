@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/hugepage"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 )
 
 // Limits on IDX files, checked against the headers before anything is allocated from them.
@@ -40,7 +41,7 @@ const idxChunk = 1 << 20
 // rows and columns positive and within MaxSide and MaxPixels, at most 2,097,152 images and at
 // most 2 GiB of pixels. A file shorter than its header claims is an error; data after the last
 // image or label is ignored. A gzip stream's length and checksum are checked when it ends with
-// the data.
+// the data; a gzip stream cut short is refused as one, whatever part of the IDX file it cut.
 func LoadIDX(images, labels string) (*Set, error) { return new(Loader).LoadIDX(images, labels) }
 
 // LoadIDX loads an MNIST-style data set as the package's LoadIDX does, within the Loader's
@@ -49,14 +50,14 @@ func LoadIDX(images, labels string) (*Set, error) { return new(Loader).LoadIDX(i
 // at once. Only regular files are opened; a plain (not compressed) images file shorter than its
 // header declares is refused before its pixels are read.
 func (l *Loader) LoadIDX(images, labels string) (*Set, error) {
-	fi, err := openRegular(images)
+	fi, err := regfile.OpenFor(images, "an IDX file")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("images: %w", err)
 	}
 	defer fi.Close()
-	fl, err := openRegular(labels)
+	fl, err := regfile.OpenFor(labels, "an IDX file")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("images: %w", err)
 	}
 	defer fl.Close()
 	return l.readIDX(images, fi, labels, fl)
@@ -222,18 +223,30 @@ func decimalDigits(i int) int {
 // the stream's length and checksum. Data after the end is ignored.
 func checkEnd(name string, r io.Reader) error {
 	var b [1]byte
-	_, err := io.ReadFull(r, b[:])
-	switch {
-	case err == nil || err == io.EOF:
-		return nil
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("images: %s: truncated gzip stream: %w", name, err)
+	if _, err := io.ReadFull(r, b[:]); err != nil && err != io.EOF {
+		return readError(name, err)
 	}
-	return readError(name, err)
+	return nil
 }
+
+// errTruncatedGzip is what a gzip stream cut short reads as, whatever part of the IDX file
+// inside it (header, pixels or labels) was being read when it ended.
+var errTruncatedGzip = errors.New("truncated gzip stream: the file ends before its compressed data does")
 
 // gzipReader marks the reader idxReader returns for a gzip stream.
 type gzipReader struct{ *bufio.Reader }
+
+// cutGzip reads a gzip stream, reporting its early end (compress/gzip's io.ErrUnexpectedEOF)
+// as errTruncatedGzip, which the IDX reader does not take for a short IDX file.
+type cutGzip struct{ r io.Reader }
+
+func (c cutGzip) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errTruncatedGzip
+	}
+	return n, err
+}
 
 // isGzip reports whether r, from idxReader, decompresses a gzip stream.
 func isGzip(r io.Reader) bool {
@@ -247,10 +260,13 @@ func idxReader(name string, r io.Reader) (io.Reader, error) {
 	br := bufio.NewReader(r)
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errTruncatedGzip // within the gzip header
+		}
 		if err != nil {
 			return nil, readError(name, err)
 		}
-		return gzipReader{bufio.NewReader(zr)}, nil
+		return gzipReader{bufio.NewReader(cutGzip{zr})}, nil
 	}
 	return br, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -230,10 +231,12 @@ func TestIDXCorruptGzip(t *testing.T) {
 
 	// Data after the last image is ignored, in a plain file and in a gzip stream.
 	tail := append(slices.Clone(idxImages), 1, 2, 3)
-	for _, img := range [][]byte{tail, gzipped(t, tail)} {
-		if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
-			t.Fatal(err)
-		}
+	for name, img := range map[string][]byte{"plain": tail, "gzip": gzipped(t, tail)} {
+		t.Run("data after the end, "+name, func(t *testing.T) {
+			if _, err := new(Loader).readIDX("images", bytes.NewReader(img), "labels", bytes.NewReader(idxLabels)); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
@@ -277,6 +280,40 @@ func TestLoadIDXPlainIsGzip(t *testing.T) {
 				g.Rect != image.Rect(0, 0, cols, rows) || g.Stride != cols {
 				t.Fatalf("card %d (%s) differs: class %d, rect %v, stride %d, cap %d", i, c.Source, c.Class, g.Rect, g.Stride, cap(g.Pix))
 			}
+		}
+	}
+}
+
+// TestIDXTruncatedGzip: a copy of a real gzipped IDX file cut short anywhere, in the gzip
+// header, in the IDX header inside, in the pixels or labels, or in the gzip trailer, is
+// refused in one line naming the file as a truncated gzip stream, not blamed on the IDX file
+// it holds (its magic number, say).
+func TestIDXTruncatedGzip(t *testing.T) {
+	for _, file := range []string{"train-images", "train-labels"} {
+		data, err := os.ReadFile("../testdata/mnist/" + file + ".idx.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cuts := []int{len(data) / 2, len(data) - 8, len(data) - 1} // the middle, the trailer
+		for _, c := range []int{2, 10, 30, 100, 1000} {            // the headers, the first pixels
+			if c < len(data)/2 {
+				cuts = append(cuts, c)
+			}
+		}
+		for _, cut := range cuts {
+			t.Run(fmt.Sprintf("%s/%d of %d bytes", file, cut, len(data)), func(t *testing.T) {
+				dir := t.TempDir()
+				short := writeFile(t, dir, "short.idx.gz", data[:cut])
+				ip, lp := short, "../testdata/mnist/train-labels.idx.gz"
+				if file == "train-labels" {
+					ip, lp = "../testdata/mnist/train-images.idx.gz", short
+				}
+				_, err := LoadIDX(ip, lp)
+				want := "images: " + short + ": truncated gzip stream: the file ends before its compressed data does"
+				if err == nil || err.Error() != want {
+					t.Errorf("LoadIDX = %v\nwant %s", err, want)
+				}
+			})
 		}
 	}
 }

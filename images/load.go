@@ -274,26 +274,12 @@ func sameNames(a, b []string) bool {
 // area MaxPixels, or when its pixels would take the Loader over its budget. The image is
 // returned as decoded.
 func (l *Loader) LoadFile(path string) (image.Image, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return l.decode(path, f)
-}
-
-// openRegular opens path if it is a regular file (following symbolic links), refusing a FIFO
-// rather than waiting on it.
-func openRegular(path string) (*os.File, error) {
-	f, err := regfile.Open(path)
-	var nr *regfile.NotRegularError
-	if errors.As(err, &nr) && nr.Mode != 0 {
-		return nil, fmt.Errorf("images: %s: is %s, not an image file", path, regfile.Kind(nr.Mode))
-	}
+	f, err := regfile.OpenFor(path, "an image file")
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
 	}
-	return f, nil
+	defer f.Close()
+	return l.decode(path, f)
 }
 
 // pixelBytes is the memory a decoded image of this colour model takes per pixel (at most; 8

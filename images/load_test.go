@@ -254,7 +254,7 @@ func TestLoadDirErrors(t *testing.T) {
 		{"side too long", map[string][]byte{"a/x.png": pngHeader(20000, 20000)}, "a/x.png", "20000x20000 pixels exceeds the limit of 16384 pixels per side"},
 		{"too many pixels", map[string][]byte{"a/x.png": pngHeader(5000, 5000)}, "a/x.png", "5000x5000 pixels exceeds the limit of 16777216 pixels"},
 		{"too many pixels, long side", map[string][]byte{"a/x.png": pngHeader(16384, 1025)}, "a/x.png", "16384x1025 pixels exceeds the limit of 16777216"},
-		{"folder named like an image", map[string][]byte{"a/x.png": good, "a/folder.png/x": good}, "a/folder.png", "is a folder, not an image file"},
+		{"folder named like an image", map[string][]byte{"a/x.png": good, "a/folder.png/x": good}, "a/folder.png", "a folder, not an image file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,12 +285,14 @@ func TestLoadDirRefusesSpecialFiles(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		checkErr(t, err, fifo, "is a FIFO, not an image file")
+		checkErr(t, err, fifo, "a FIFO, not an image file")
 	case <-time.After(10 * time.Second):
 		t.Fatal("LoadDir waits on a FIFO")
 	}
 	_, err := LoadFile("/dev/zero")
-	checkErr(t, err, "/dev/zero", "is a device, not an image file")
+	checkErr(t, err, "/dev/zero", "a device, not an image file")
+	_, err = LoadIDX(fifo, fifo)
+	checkErr(t, err, fifo, "a FIFO, not an IDX file")
 }
 
 func TestLoaderBudget(t *testing.T) {
@@ -347,13 +349,15 @@ func TestLoadFile(t *testing.T) {
 		"card":     jpegBytes(t, testImage(7, 9)),
 	})
 	for _, name := range []string{"card.gif", "card"} {
-		img, err := LoadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b := img.Bounds(); b.Dx() != 7 || b.Dy() != 9 {
-			t.Errorf("%s: bounds %v, want 7x9", name, b)
-		}
+		t.Run(name, func(t *testing.T) {
+			img, err := LoadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); b.Dx() != 7 || b.Dy() != 9 {
+				t.Errorf("%s: bounds %v, want 7x9", name, b)
+			}
+		})
 	}
 	missing := filepath.Join(dir, "missing.png")
 	_, err := LoadFile(missing)
@@ -375,14 +379,16 @@ func TestDecodeLimits(t *testing.T) {
 		{100000, 100000, false},
 	}
 	for _, tt := range tests {
-		// Only the header is there: within the limits, decoding gets as far as the missing
-		// pixel data; beyond them, it stops at the dimensions.
-		_, err := new(Loader).decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
-		if err == nil {
-			t.Fatalf("%dx%d: decoded a file without pixels", tt.w, tt.h)
-		}
-		if over := strings.Contains(err.Error(), "exceeds the limit"); over == tt.ok {
-			t.Errorf("%dx%d: error %q", tt.w, tt.h, err)
-		}
+		t.Run(fmt.Sprintf("%dx%d", tt.w, tt.h), func(t *testing.T) {
+			// Only the header is there: within the limits, decoding gets as far as the missing
+			// pixel data; beyond them, it stops at the dimensions.
+			_, err := new(Loader).decode("x.png", bytes.NewReader(pngHeader(tt.w, tt.h)))
+			if err == nil {
+				t.Fatalf("%dx%d: decoded a file without pixels", tt.w, tt.h)
+			}
+			if over := strings.Contains(err.Error(), "exceeds the limit"); over == tt.ok {
+				t.Errorf("%dx%d: error %q", tt.w, tt.h, err)
+			}
+		})
 	}
 }

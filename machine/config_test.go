@@ -2,11 +2,12 @@ package machine
 
 import (
 	"bytes"
-	"os"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mark1-perceptron/mark1/internal/golden"
 	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -92,7 +93,15 @@ func TestReadConfigErrors(t *testing.T) {
 		{"local radius -1", "local_radius = -1\n", "c.toml:1: local_radius: -1, want 1..10"},
 		{"dark noise 1e308", "[retina]\ndark_noise = 1e308\n", "c.toml:2: retina: dark_noise: 1e+308, want 0..10"},
 		{"presentation 1e-300", "presentation_time_s = 1e-300\n", "c.toml:1: presentation_time_s: 1e-300, want 0.1..3600"},
-		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not a array"},
+		{"array", "seed = [1, 2]\n", "c.toml:1: seed: want a number, a string or true/false, not an array"},
+		{"inline table", "[retina]\ngamma = {a = 1}\n", "c.toml:2: retina.gamma: want a number, a string or true/false, not an inline table"},
+		// A float where a whole number goes: refused, saying how to write it (issue 24: "8 is
+		// not a whole number").
+		{"whole float for int", "r_units = 8.0\n", "c.toml:1: r_units: 8.0 is a float; write 8"},
+		{"exponent for int", "[mark_i]\na_units = 5e2\n", "c.toml:2: mark_i.a_units: 5e2 is a float; write 500"},
+		{"whole float for uint64", "seed = 7.0\n", "c.toml:1: seed: 7.0 is a float; write 7"},
+		{"huge float for uint64", "seed = 1e30\n", "c.toml:1: seed: 1e30 is a float, and out of range for an integer"},
+		{"inf for int", "r_units = inf\n", "c.toml:1: r_units: inf is not a whole number"},
 		{"array table", "[[retina]]\n", "c.toml:1: [[retina]]: arrays of tables"},
 		{"malformed", "seed = \n", "c.toml:1: malformed TOML"},
 		{"nan", "[retina]\ngamma = nan\n", "c.toml:2: retina.gamma: NaN is not a number"},
@@ -112,7 +121,10 @@ func TestReadConfigErrors(t *testing.T) {
 			}
 		})
 	}
-	// A byte-order mark and dotted keys are fine.
+	// A byte-order mark and dotted keys are fine; so is a whole number where a float goes.
+	if c, err := ReadConfig(strings.NewReader("[retina]\nblur_cells = 1\n"), "c.toml", Default()); err != nil || c.Retina.Blur != 1 {
+		t.Fatalf("an integer for a float: %v, %v", c.Retina.Blur, err)
+	}
 	c, err := ReadConfig(strings.NewReader("\uFEFFretina.blur_cells = 0.5 # defocus\nseed = 7\n"), "c.toml", Default())
 	if err != nil || c.Retina.Blur != 0.5 || c.Seed != 7 {
 		t.Fatalf("got %v, %v", c.Retina.Blur, err)
@@ -160,14 +172,16 @@ func TestSet(t *testing.T) {
 		{"nosuch", "1", "nosuch: unknown key"},
 		{"retina", "1", "retina: unknown key"},
 	} {
-		before := c
-		err := c.Set(tt.key, tt.value)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Set(%s, %s): %v, want %q", tt.key, tt.value, err, tt.want)
-		}
-		if !reflect.DeepEqual(c, before) {
-			t.Errorf("Set(%s, %s) failed but changed the configuration", tt.key, tt.value)
-		}
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			before := c
+			err := c.Set(tt.key, tt.value)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Set(%s, %s): %v, want %q", tt.key, tt.value, err, tt.want)
+			}
+			if !reflect.DeepEqual(c, before) {
+				t.Errorf("Set(%s, %s) failed but changed the configuration", tt.key, tt.value)
+			}
+		})
 	}
 	if err := c.Set("pots.backlash", "0.5"); err != nil || c.Pots.Backlash != 0.5 {
 		t.Fatalf("Set pots.backlash: %v %v", c.Pots.Backlash, err)
@@ -197,39 +211,41 @@ func TestFlaws(t *testing.T) {
 		t.Fatalf("only %d flaws", len(flaws))
 	}
 	for _, f := range flaws {
-		c, err := d.WithFlaws([]string{f.Name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Validate(); err != nil {
-			t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
-		}
-		for _, k := range Keys() {
-			got, err := c.Value(k.Name)
+		t.Run(f.Name, func(t *testing.T) {
+			c, err := d.WithFlaws([]string{f.Name})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want string
-			switch {
-			case contains(f.Keys, k.Name) || k.Flaw == "":
-				want, err = d.Value(k.Name) // the flaw's own keys and the settings keep their values
-			default:
-				want, err = d.Ideal().Value(k.Name)
+			if err := c.Validate(); err != nil {
+				t.Errorf("--flaws %s: invalid configuration: %v", f.Name, err)
 			}
-			if err != nil {
-				t.Fatal(err)
+			for _, k := range Keys() {
+				got, err := c.Value(k.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want string
+				switch {
+				case contains(f.Keys, k.Name) || k.Flaw == "":
+					want, err = d.Value(k.Name) // the flaw's own keys and the settings keep their values
+				default:
+					want, err = d.Ideal().Value(k.Name)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)
+				}
 			}
-			if got != want {
-				t.Errorf("--flaws %s: %s = %s, want %s", f.Name, k.Name, got, want)
+			part := c.Retina.Ideal
+			if f.Part == "pots" {
+				part = c.Pots.Ideal
 			}
-		}
-		part := c.Retina.Ideal
-		if f.Part == "pots" {
-			part = c.Pots.Ideal
-		}
-		if part {
-			t.Errorf("--flaws %s: the %s are ideal", f.Name, f.Part)
-		}
+			if part {
+				t.Errorf("--flaws %s: the %s are ideal", f.Name, f.Part)
+			}
+		})
 	}
 }
 
@@ -345,33 +361,26 @@ func TestGoldenStateFile(t *testing.T) {
 	train := loadIDX(t, "train")
 	train.Cards = train.Cards[:100]
 	for _, ideal := range []bool{true, false} {
-		cfg := digitsConfig(ideal)
-		cfg.MarkI.AUnits, cfg.MarkI.FanOut = 48, 40
-		m, d := newMachine(t, cfg, train)
-		m.Epoch(d, nil)
-		var buf bytes.Buffer
-		if err := m.WriteState(&buf); err != nil {
-			t.Fatal(err)
-		}
-		name := "testdata/v2-analog.state"
-		if ideal {
-			name = "testdata/v2-ideal.state"
-		}
-		if *update {
-			if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Run(fmt.Sprintf("ideal=%t", ideal), func(t *testing.T) {
+			cfg := digitsConfig(ideal)
+			cfg.MarkI.AUnits, cfg.MarkI.FanOut = 48, 40
+			m, d := newMachine(t, cfg, train)
+			m.Epoch(d, nil)
+			var buf bytes.Buffer
+			if err := m.WriteState(&buf); err != nil {
 				t.Fatal(err)
 			}
-		}
-		want, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Fatalf("%s: the state file format or the model changed (go test -run GoldenStateFile -update after an intended change)", name)
-		}
-		if _, err := Load(name); err != nil {
-			t.Fatal(err)
-		}
+			name := "testdata/v2-analog.state"
+			if ideal {
+				name = "testdata/v2-ideal.state"
+			}
+			if !golden.Bytes(t, name, buf.Bytes()) {
+				t.Fatalf("%s: the state file format or the model changed (keep the old files loading)", name)
+			}
+			if _, err := Load(name); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
@@ -400,27 +409,29 @@ func TestSetRule(t *testing.T) {
 // same epochs after.
 func TestClone(t *testing.T) {
 	set := loadSet(t, "ef")
-	for _, cfg := range []Config{Default(), Default().Ideal()} {
-		m, d := newMachine(t, cfg, set)
-		m.Epoch(d, nil)
-		c, err := m.Clone()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b bytes.Buffer
-		m.WriteState(&a)
-		c.WriteState(&b)
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
-			t.Fatal("the clone's state differs")
-		}
-		for range 2 {
-			if x, y := m.Epoch(d, nil), c.Epoch(d, nil); x != y {
-				t.Fatalf("after cloning: %+v and %+v", x, y)
+	for name, cfg := range map[string]Config{"default": Default(), "ideal": Default().Ideal()} {
+		t.Run(name, func(t *testing.T) {
+			m, d := newMachine(t, cfg, set)
+			m.Epoch(d, nil)
+			c, err := m.Clone()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if m.Board() == c.Board() {
-			t.Fatal("the clone shares the board's scratch space")
-		}
+			var a, b bytes.Buffer
+			m.WriteState(&a)
+			c.WriteState(&b)
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatal("the clone's state differs")
+			}
+			for range 2 {
+				if x, y := m.Epoch(d, nil), c.Epoch(d, nil); x != y {
+					t.Fatalf("after cloning: %+v and %+v", x, y)
+				}
+			}
+			if m.Board() == c.Board() {
+				t.Fatal("the clone shares the board's scratch space")
+			}
+		})
 	}
 }
 

@@ -2,15 +2,14 @@ package machine
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
-	"github.com/mark1-perceptron/mark1/internal/tomlwalk"
-	"github.com/pelletier/go-toml/v2/unstable"
+	"github.com/mark1-perceptron/mark1/internal/tomlfile"
 )
 
 // MaxConfigFile bounds the size of a configuration file ReadConfig reads.
@@ -86,40 +85,37 @@ func writeComment(w io.Writer, k Key, def string) {
 // ReadConfig reads a TOML configuration file (as WriteConfig writes it, or any part of it)
 // over base and returns the result. Keys may be given in their sections ([retina] blur_cells =
 // 0.5) or dotted (retina.blur_cells = 0.5). An unknown key, a key given twice, a value of the
-// wrong type or out of its range is refused with name:line and the key. A UTF-8 byte-order
-// mark is skipped; at most MaxConfigFile bytes are read.
+// wrong type (a float such as 8.0 for a whole number included) or out of its range is refused
+// with name:line and the key. A UTF-8 byte-order mark is skipped; at most MaxConfigFile bytes
+// are read.
 func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxConfigFile+1))
+	data, err := tomlfile.ReadAll(r, name, MaxConfigFile, "a configuration file")
 	if err != nil {
-		return base, fmt.Errorf("%s: %w", name, err)
+		return base, err
 	}
-	if len(data) > MaxConfigFile {
-		return base, fmt.Errorf("%s: larger than %d bytes: not a configuration file", name, MaxConfigFile)
-	}
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	c := base
-	seen := map[string]int{}
-	tables := map[string]int{}   // sections given by a [header], by line
+	seen := tomlfile.Lines{}     // keys, by their full names
+	tables := tomlfile.Lines{}   // sections given by a [header]
 	dottedAt := map[string]int{} // sections given by dotted keys outside any [header]
 	table := ""
-	err = tomlwalk.Walk(data, name, func(e tomlwalk.Expr) error {
+	err = tomlfile.Walk(data, name, func(e tomlfile.Expr) error {
 		key, line := e.Key, e.Line
 		switch e.Kind {
-		case unstable.Table:
+		case tomlfile.Table:
 			table = key
+			where := "[" + key + "]"
 			if !isSection(key) {
-				return fmt.Errorf("%s:%d: [%s]: unknown section (want mark_i, retina or pots)", name, line, key)
+				return tomlfile.Errorf(name, line, where, "unknown section (want mark_i, retina or pots)")
 			}
-			if prev, ok := tables[key]; ok {
-				return fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, line, key, prev)
+			if err := tables.Add(key, line); err != nil {
+				return tomlfile.Errorf(name, line, where, "%w", err)
 			}
 			if prev, ok := dottedAt[key]; ok {
-				return fmt.Errorf("%s:%d: [%s]: the section was already given by dotted keys (line %d)", name, line, key, prev)
+				return tomlfile.Errorf(name, line, where, "the section was already given by dotted keys (line %d)", prev)
 			}
-			tables[key] = line
-		case unstable.ArrayTable:
-			return fmt.Errorf("%s:%d: [[%s]]: arrays of tables are not part of a mark1 configuration", name, line, key)
-		case unstable.KeyValue:
+		case tomlfile.ArrayTable:
+			return tomlfile.Errorf(name, line, "[["+key+"]]", "arrays of tables are not part of a mark1 configuration")
+		case tomlfile.KeyValue:
 			if table != "" {
 				key = table + "." + key
 			} else if sec, _, ok := strings.Cut(key, "."); ok {
@@ -127,19 +123,18 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 					dottedAt[sec] = line
 				}
 			}
-			if prev, ok := seen[key]; ok {
-				return fmt.Errorf("%s:%d: %s: given twice (first on line %d)", name, line, key, prev)
+			if err := seen.Add(key, line); err != nil {
+				return tomlfile.Errorf(name, line, key, "%w", err)
 			}
-			seen[key] = line
-			v, ok, err := tomlwalk.Scalar(e.Value)
-			if !ok {
-				err = fmt.Errorf("want a number, a string or true/false, not a %s", strings.ToLower(e.Value.Kind.String()))
+			v, err := e.Value.Scalar()
+			if err == nil && e.Value.Kind == tomlfile.Float && c.wantsWhole(key) {
+				_, err = e.Value.Whole() // "8.0 is a float; write 8", "8.5 is not a whole number"
 			}
 			if err != nil {
-				return fmt.Errorf("%s:%d: %s: %w", name, line, key, err)
+				return tomlfile.Errorf(name, line, key, "%w", err)
 			}
 			if err := c.set(key, v); err != nil {
-				return fmt.Errorf("%s:%d: %w", name, line, err)
+				return tomlfile.Errorf(name, line, "", "%w", err)
 			}
 		}
 		return nil
@@ -153,6 +148,16 @@ func ReadConfig(r io.Reader, name string, base Config) (Config, error) {
 		return base, fmt.Errorf("%s: %w", name, err)
 	}
 	return c, nil
+}
+
+// wantsWhole reports whether key names a whole-number setting (an int or a uint64 that does
+// not read itself from text), which a TOML float does not set.
+func (c *Config) wantsWhole(key string) bool {
+	f, err := c.field(key)
+	if err != nil || f.CanAddr() && f.Addr().Type().Implements(textUnmarshaler) {
+		return false
+	}
+	return f.Kind() == reflect.Int || f.Kind() == reflect.Uint64
 }
 
 // isSection reports whether name is a section of a Config.

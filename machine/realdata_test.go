@@ -5,15 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
+	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/images"
+	"github.com/mark1-perceptron/mark1/internal/golden"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
@@ -186,8 +186,6 @@ func TestResume(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // TestGoldenDigest trains an analog and an ideal machine on real digits and compares a digest
 // of everything they hold with testdata/golden-digest.txt. The same seed must give the same
 // machine bit for bit on every architecture: make test runs this test compiled for arm64 under
@@ -195,7 +193,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestGoldenDigest(t *testing.T) {
 	train := loadIDX(t, "train")
 	train.Cards = train.Cards[:300]
-	var lines []string
+	var digests []golden.Digest
 	for _, ideal := range []bool{true, false} {
 		for _, rule := range []Rule{Alpha, Gamma} {
 			cfg := digitsConfig(ideal)
@@ -217,23 +215,10 @@ func TestGoldenDigest(t *testing.T) {
 			var st bytes.Buffer
 			m.WriteState(&st)
 			h.Write(st.Bytes())
-			lines = append(lines, cfg.Rule.String()+" ideal="+map[bool]string{true: "true", false: "false"}[ideal]+" "+hex.EncodeToString(h.Sum(nil)))
+			digests = append(digests, golden.Digest{Name: fmt.Sprintf("%s ideal=%t", cfg.Rule, ideal), Sum: hex.EncodeToString(h.Sum(nil))})
 		}
 	}
-	got := strings.Join(lines, "\n") + "\n"
-	const golden = "testdata/golden-digest.txt"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("digest of trained machines\n%s\nwant\n%s", got, want)
-	}
+	golden.File{Path: "testdata/golden-digest.txt", Sep: " "}.Check(t, digests)
 }
 
 // TestSnapshotWhileTraining reads snapshots from other goroutines while one trains; run with

@@ -4,14 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
-	"fmt"
-	"maps"
 	"math"
-	"os"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/internal/golden"
 )
 
 // goldenHeader heads testdata/golden-digest.txt: the SHA-256 digests of the bit patterns of
@@ -22,58 +18,7 @@ import (
 const goldenHeader = "# SHA-256 of the bit patterns of TestGolden's sessions, the same on amd64 and arm64.\n" +
 	"# Regenerate after a deliberate change of the model or of detmath: go test ./potentiometer -run Golden -update\n"
 
-var update = flag.Bool("update", false, "rewrite "+goldenFile)
-
-const goldenFile = "testdata/golden-digest.txt"
-
-// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
-func readGolden(t *testing.T) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (go test -run Golden -update writes it)", err)
-	}
-	m := map[string]string{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, sum, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", goldenFile, line)
-		}
-		m[name] = sum
-	}
-	return m
-}
-
-// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
-// deliberate change only, saying why in the commit).
-func checkGolden(t *testing.T, got map[string]string) {
-	t.Helper()
-	names := slices.Sorted(maps.Keys(got))
-	if *update {
-		var b strings.Builder
-		b.WriteString(goldenHeader)
-		for _, n := range names {
-			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
-		}
-		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := readGolden(t)
-	for _, n := range names {
-		if got[n] != want[n] {
-			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
-		}
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
-		}
-	}
-}
+var goldenFile = golden.File{Path: "testdata/golden-digest.txt", Header: goldenHeader, Sep: ": "}
 
 // TestGolden runs a session of every kind of call on racks with every effect on, builds,
 // drives, sums, drifts, warms up and saves, and compares a digest of every result's bits with
@@ -120,5 +65,5 @@ func TestGolden(t *testing.T) {
 		}
 		got[name] = hex.EncodeToString(h.Sum(nil))
 	}
-	checkGolden(t, got)
+	goldenFile.Check(t, golden.Sorted(got))
 }

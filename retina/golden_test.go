@@ -4,15 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
-	"fmt"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/golden-digest.txt")
+	"github.com/mark1-perceptron/mark1/internal/golden"
+)
 
 // TestGoldenDigest digests, for several parameter sets, the stimuli of real cards (Light and G
 // bit for bit), the S-states of a noisy sequence of presentations and the final state. The
@@ -36,7 +32,7 @@ func TestGoldenDigest(t *testing.T) {
 			p.Polarity, p.Gamma, p.Spread, p.DarkNoise, p.Lamp = DarkFigure, 0.6, 0.2, 0.05, 1.3
 		}},
 	}
-	var lines []string
+	var digests []golden.Digest
 	for _, c := range configs {
 		p := DefaultParams()
 		if c.f != nil {
@@ -60,23 +56,7 @@ func TestGoldenDigest(t *testing.T) {
 		st := r.State()
 		binary.Write(h, binary.LittleEndian, st.Sensitivity)
 		binary.Write(h, binary.LittleEndian, st.Level)
-		lines = append(lines, fmt.Sprintf("%s: %s", c.name, hex.EncodeToString(h.Sum(nil))))
+		digests = append(digests, golden.Digest{Name: c.name, Sum: hex.EncodeToString(h.Sum(nil))})
 	}
-	got := strings.Join(lines, "\n") + "\n"
-	const golden = "testdata/golden-digest.txt"
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("digests of the retina on real cards\n%s\nwant\n%s", got, want)
-	}
+	golden.File{Path: "testdata/golden-digest.txt", Sep: ": "}.Check(t, digests)
 }

@@ -1,6 +1,7 @@
 package rig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,12 +15,13 @@ func TestExamples(t *testing.T) {
 		t.Fatalf("examples: %v, %v", files, err)
 	}
 	for _, f := range files {
-		rg, err := ReadFile(f)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		t.Logf("%s: %s", f, rg.Summary())
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			rg, err := ReadFile(f)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			t.Logf("%s: %s", f, rg.Summary())
+		})
 	}
 	rg, err := ReadFile("../testdata/rig/example.toml")
 	if err != nil {
@@ -75,8 +77,19 @@ func TestBadFiles(t *testing.T) {
 		{"wrong type", "[rig]\nupdate_hz = \"fast\"\n", "rig.toml:2: [rig] update_hz: want a number, not a string"},
 		{"out of range", "[rig]\nupdate_hz = 1000\n", "update_hz: 1000 out of range 1..200"},
 		{"NaN", "[rig]\ntolerance = nan\n", "tolerance: NaN out of range"},
-		{"inline table", "[rig]\nmode = {a = 1}\n", "not a inlinetable"},
-		{"date", "[rig]\nmode = 1979-05-27\n", "not a localdate"},
+		{"inline table", "[rig]\nmode = {a = 1}\n", "rig.toml:2: [rig] mode: want a string, a number, true/false or an array, not an inline table"},
+		{"date", "[rig]\nmode = 1979-05-27\n", "rig.toml:2: [rig] mode: want a string, a number, true/false or an array, not a date"},
+		{"inline table in an array", "[rig]\n[panel]\nlamps = [{a = 1}]\n", "rig.toml:3: [panel] lamps: want a string, a number, true/false or an array, not an inline table"},
+		{"whole float", "[rig]\nretries = 2.0\n", "rig.toml:2: [rig] retries: 2.0 is a float; write 2"},
+		{"fraction", "[rig]\nretries = 2.5\n", "rig.toml:2: [rig] retries: 2.5 is not a whole number"},
+		{"string for a number", "[rig]\nretries = \"2\"\n", "rig.toml:2: [rig] retries: want a whole number, not a string"},
+		{"number for a string", "[rig]\nmode = 2\n", "rig.toml:2: [rig] mode: want a string in quotes, not an integer"},
+		{"string for true/false", head + "[[mcp44x1]]\nname = \"p\"\nbus = \"main\"\naddress = 0x2C\nstep_commands = \"yes\"\n", "rig.toml:9: [[mcp44x1]] #1 step_commands: want true or false, not a string"},
+		{"string address", head + "[[mcp44x1]]\nname = \"p\"\nbus = \"main\"\naddress = \"0x2C\"\n", "rig.toml:8: [[mcp44x1]] #1 address: want a whole number (0x2c), not a string"},
+		{"long name", head + "[[mcp44x1]]\nname = \"" + strings.Repeat("p", 257) + "\"\n", "rig.toml:6: [[mcp44x1]] #1 name: longer than 256 bytes"},
+		{"long array", "[rig]\n[panel]\nlamps = [" + strings.Repeat("\"a\", ", 1025) + "]\n", "rig.toml:3: [panel] lamps: more than 1024 elements"},
+		{"bad rule", "[rig]\n[machine]\nrule = \"delta\"\n", "rig.toml:3: [machine] rule: \"delta\": want alpha, gamma or forced"},
+		{"byte-order mark", "\uFEFF[rig]\nmode = \"both\"\n", "rig.toml:2: [rig] mode: \"both\": want mirror or loop"},
 		{"huge int", "[rig]\nretries = 99999999999999999999\n", "out of range"},
 		{"watchdog too short", "[rig]\nupdate_hz = 10\nwatchdog_ms = 100\n", "rig.toml:3: [rig] watchdog_ms: 100ms is shorter than two update periods"},
 		{"loop parked", "[rig]\nmode = \"loop\"\non_watchdog = \"park\"\n", "rig.toml:3: [rig] on_watchdog: \"park\" in a loop rig: its pots are its machine's weights"},
@@ -117,13 +130,15 @@ func TestBadFiles(t *testing.T) {
 		{"panel array", "[rig]\n[panel]\nlamps = [1, 2]\n", "want an array of strings, not of an integer"},
 		{"nested array", "[rig]\n[panel]\nlamps = [[\"a\"]]\n", "nested arrays"},
 	} {
-		_, err := Parse(strings.NewReader(tc.text), "rig.toml")
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Parse = %v\nwant an error with %q", tc.name, err, tc.want)
-		}
-		if err != nil && strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: error of several lines: %q", tc.name, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(tc.text), "rig.toml")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse = %v\nwant an error with %q", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Errorf("error of several lines: %q", err)
+			}
+		})
 	}
 }
 
@@ -179,17 +194,19 @@ func TestBuiltin(t *testing.T) {
 		t.Errorf("Builtins() = %s", got)
 	}
 	for name, file := range map[string]string{"loop": "../testdata/rig/sim-loop.toml", "mirror": "../testdata/rig/sim-mirror.toml"} {
-		b, err := Builtin(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.File != "builtin:"+name || b.Summary() != f.Summary() || len(b.Pots) != len(f.Pots) {
-			t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
-		}
+		t.Run(name, func(t *testing.T) {
+			b, err := Builtin(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.File != "builtin:"+name || b.Summary() != f.Summary() || len(b.Pots) != len(f.Pots) {
+				t.Errorf("builtin:%s: %s, %d pots; %s: %s, %d pots", name, b.Summary(), len(b.Pots), file, f.Summary(), len(f.Pots))
+			}
+		})
 	}
 	b, err := Builtin("loop")
 	if err != nil {
@@ -200,8 +217,10 @@ func TestBuiltin(t *testing.T) {
 		t.Fatalf("builtin:loop's machine: %v (board %v)", err, cfg.Board)
 	}
 	for _, bad := range []string{"nope", "../rig", "loop.toml", ""} {
-		if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no such built-in rig (there are loop, mirror)") {
-			t.Errorf("Builtin(%q) = %v", bad, err)
-		}
+		t.Run(fmt.Sprintf("%q", bad), func(t *testing.T) {
+			if _, err := Builtin(bad); err == nil || !strings.Contains(err.Error(), "no such built-in rig (there are loop, mirror)") {
+				t.Errorf("Builtin(%q) = %v", bad, err)
+			}
+		})
 	}
 }

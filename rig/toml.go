@@ -6,36 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark1-perceptron/mark1/internal/tomlwalk"
-	"github.com/pelletier/go-toml/v2/unstable"
+	"github.com/mark1-perceptron/mark1/internal/tomlfile"
 )
-
-// value is one TOML value with its line.
-type value struct {
-	line int
-	kind unstable.Kind
-	s    string
-	i    int64
-	f    float64
-	b    bool
-	arr  []value
-}
-
-func (v value) describe() string {
-	switch v.kind {
-	case unstable.String:
-		return "a string"
-	case unstable.Integer:
-		return "an integer"
-	case unstable.Float:
-		return "a number"
-	case unstable.Bool:
-		return "true/false"
-	case unstable.Array:
-		return "an array"
-	}
-	return strings.ToLower(v.kind.String())
-}
 
 // table is one section of the file: [name] or one [[name]] element.
 type table struct {
@@ -43,7 +15,8 @@ type table struct {
 	array bool // [[name]]
 	index int  // which element of an array table
 	line  int
-	keys  map[string]value
+	keys  map[string]tomlfile.Value
+	lines tomlfile.Lines // where each key is
 	order []string
 	used  map[string]bool
 }
@@ -60,50 +33,55 @@ func (t *table) title() string {
 // or arrays of scalars.
 func parseTOML(data []byte, name string) ([]*table, error) {
 	var tables []*table
-	seen := map[string]*table{}
+	singles := tomlfile.Lines{}
 	count := map[string]int{}
 	var cur *table
-	err := tomlwalk.Walk(data, name, func(e tomlwalk.Expr) error {
+	err := tomlfile.Walk(data, name, func(e tomlfile.Expr) error {
 		key, ln := e.Key, e.Line
 		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			if e.Parts != 1 {
-				return fmt.Errorf("%s:%d: [%s]: nested sections are not part of a rig file", name, ln, key)
+		case tomlfile.Table, tomlfile.ArrayTable:
+			array := e.Kind == tomlfile.ArrayTable
+			header := "[" + key + "]"
+			if array {
+				header = "[" + header + "]"
 			}
-			array := e.Kind == unstable.ArrayTable
 			switch {
+			case e.Parts != 1:
+				return tomlfile.Errorf(name, ln, header, "nested sections are not part of a rig file")
 			case arraySections[key] && !array:
-				return fmt.Errorf("%s:%d: [%s]: write [[%s]] (a rig may have several)", name, ln, key, key)
+				return tomlfile.Errorf(name, ln, header, "write [[%s]] (a rig may have several)", key)
 			case singleSections[key] && array:
-				return fmt.Errorf("%s:%d: [[%s]]: write [%s] (a rig has one)", name, ln, key, key)
+				return tomlfile.Errorf(name, ln, header, "write [%s] (a rig has one)", key)
 			case !arraySections[key] && !singleSections[key]:
-				return fmt.Errorf("%s:%d: [%s]: unknown section (want %s)", name, ln, key, sectionList())
-			case !array && seen[key] != nil:
-				return fmt.Errorf("%s:%d: [%s]: given twice (first on line %d)", name, ln, key, seen[key].line)
+				return tomlfile.Errorf(name, ln, header, "unknown section (want %s)", sectionList())
 			}
-			cur = &table{name: key, array: array, index: count[key], line: ln, keys: map[string]value{}, used: map[string]bool{}}
-			count[key]++
+			if !array {
+				if err := singles.Add(key, ln); err != nil {
+					return tomlfile.Errorf(name, ln, header, "%w", err)
+				}
+			}
 			if len(tables) >= maxTables {
-				return fmt.Errorf("%s:%d: more than %d sections", name, ln, maxTables)
+				return tomlfile.Errorf(name, ln, "", "more than %d sections", maxTables)
 			}
-			seen[key] = cur
+			cur = &table{name: key, array: array, index: count[key], line: ln,
+				keys: map[string]tomlfile.Value{}, lines: tomlfile.Lines{}, used: map[string]bool{}}
+			count[key]++
 			tables = append(tables, cur)
-		case unstable.KeyValue:
+		case tomlfile.KeyValue:
 			if cur == nil {
-				return fmt.Errorf("%s:%d: %s: outside any section (start with [rig])", name, ln, key)
+				return tomlfile.Errorf(name, ln, key, "outside any section (start with [rig])")
 			}
+			where := cur.title() + " " + key
 			if e.Parts != 1 {
-				return fmt.Errorf("%s:%d: %s %s: dotted keys are not part of a rig file", name, ln, cur.title(), key)
+				return tomlfile.Errorf(name, ln, where, "dotted keys are not part of a rig file")
 			}
-			if prev, ok := cur.keys[key]; ok {
-				return fmt.Errorf("%s:%d: %s %s: given twice (first on line %d)", name, ln, cur.title(), key, prev.line)
+			if err := cur.lines.Add(key, ln); err != nil {
+				return tomlfile.Errorf(name, ln, where, "%w", err)
 			}
-			v, err := convert(e.Value, 0)
-			if err != nil {
-				return fmt.Errorf("%s:%d: %s %s: %w", name, ln, cur.title(), key, err)
+			if err := rigValue(e.Value); err != nil {
+				return tomlfile.Errorf(name, ln, where, "%w", err)
 			}
-			v.line = ln
-			cur.keys[key] = v
+			cur.keys[key] = e.Value
 			cur.order = append(cur.order, key)
 		}
 		return nil
@@ -116,40 +94,29 @@ func parseTOML(data []byte, name string) ([]*table, error) {
 
 const maxTables = 10000
 
-func convert(n *unstable.Node, depth int) (value, error) {
-	v := value{kind: n.Kind}
-	if n.Kind == unstable.Array {
-		if depth > 0 {
-			return v, errors.New("nested arrays are not part of a rig file")
+// maxElems bounds an array of a rig file (the panel's lists have at most 64 names).
+const maxElems = 1024
+
+// rigValue refuses a value of a kind no key of a rig file takes.
+func rigValue(v tomlfile.Value) error {
+	switch v.Kind {
+	case tomlfile.String, tomlfile.Integer, tomlfile.Float, tomlfile.Bool:
+		return nil
+	case tomlfile.Array:
+		if len(v.Elems) > maxElems {
+			return fmt.Errorf("more than %d elements", maxElems)
 		}
-		it := n.Children()
-		for it.Next() {
-			if len(v.arr) >= 1024 {
-				return v, errors.New("more than 1024 elements")
+		for _, e := range v.Elems {
+			if e.Kind == tomlfile.Array {
+				return errors.New("nested arrays are not part of a rig file")
 			}
-			e, err := convert(it.Node(), depth+1)
-			if err != nil {
-				return v, err
+			if err := rigValue(e); err != nil {
+				return err
 			}
-			v.arr = append(v.arr, e)
 		}
-		return v, nil
+		return nil
 	}
-	x, ok, err := tomlwalk.Scalar(n)
-	switch x := x.(type) {
-	case string:
-		v.s = x
-	case bool:
-		v.b = x
-	case int64:
-		v.i = x
-	case float64:
-		v.f = x
-	}
-	if !ok {
-		return v, fmt.Errorf("want a string, a number, true/false or an array, not a %s", strings.ToLower(n.Kind.String()))
-	}
-	return v, err
+	return fmt.Errorf("want a string, a number, true/false or an array, not %s", v.Kind)
 }
 
 // fields reads one table's keys into Go values, remembering the first error.
@@ -164,11 +131,11 @@ func (f *fields) fail(key string, line int, format string, a ...any) {
 		if line == 0 {
 			line = f.t.line
 		}
-		f.err = fmt.Errorf("%s:%d: %s %s: %s", f.file, line, f.t.title(), key, fmt.Sprintf(format, a...))
+		f.err = tomlfile.Errorf(f.file, line, f.t.title()+" "+key, format, a...)
 	}
 }
 
-func (f *fields) get(key string, required bool) (value, bool) {
+func (f *fields) get(key string, required bool) (tomlfile.Value, bool) {
 	f.t.used[key] = true
 	v, ok := f.t.keys[key]
 	if !ok && required {
@@ -179,138 +146,83 @@ func (f *fields) get(key string, required bool) (value, bool) {
 
 func (f *fields) line(key string) int {
 	if v, ok := f.t.keys[key]; ok {
-		return v.line
+		return v.Line
 	}
 	return f.t.line
 }
 
-func (f *fields) str(key string, dst *string, required bool) {
+// read stores in *dst what conv makes of key's value, when the key is given; when conv
+// cannot, its reason is the error.
+func read[T any](f *fields, key string, dst *T, required bool, conv func(tomlfile.Value) (T, error)) {
 	v, ok := f.get(key, required)
 	if !ok {
 		return
 	}
-	if v.kind != unstable.String {
-		f.fail(key, v.line, "want a string, not %s", v.describe())
-		return
-	}
-	if len(v.s) > 256 {
-		f.fail(key, v.line, "longer than 256 bytes")
-		return
-	}
-	*dst = v.s
-}
-
-func (f *fields) oneOf(key string, dst *string, choices ...string) {
-	var s string
-	v, ok := f.get(key, false)
-	if !ok {
-		return
-	}
-	f.str(key, &s, false)
-	for _, c := range choices {
-		if s == c {
-			*dst = s
-			return
-		}
-	}
-	if f.err == nil {
-		f.fail(key, v.line, "%q: want %s", s, strings.Join(choices, " or "))
-	}
-}
-
-func (f *fields) int(key string, dst *int, lo, hi int64, required bool) {
-	v, ok := f.get(key, required)
-	if !ok {
-		return
-	}
-	if v.kind != unstable.Integer {
-		f.fail(key, v.line, "want an integer, not %s", v.describe())
-		return
-	}
-	if v.i < lo || v.i > hi {
-		f.fail(key, v.line, "%d out of range %d..%d", v.i, lo, hi)
-		return
-	}
-	*dst = int(v.i)
-}
-
-func (f *fields) addr(key string, dst *uint16, lo, hi uint16) {
-	v, ok := f.get(key, true)
-	if !ok {
-		return
-	}
-	if v.kind != unstable.Integer {
-		f.fail(key, v.line, "want an integer (0x%02x), not %s", lo, v.describe())
-		return
-	}
-	if v.i < int64(lo) || v.i > int64(hi) {
-		hint := ""
-		if v.i >= 2*int64(lo) && v.i <= 2*int64(hi)+1 {
-			hint = fmt.Sprintf(" (0x%02x is the 8-bit form of 0x%02x)", v.i, v.i>>1)
-		}
-		f.fail(key, v.line, "0x%02x out of range 0x%02x-0x%02x%s", v.i, lo, hi, hint)
-		return
-	}
-	*dst = uint16(v.i)
-}
-
-func (f *fields) float(key string, dst *float64, lo, hi float64) {
-	v, ok := f.get(key, false)
-	if !ok {
-		return
-	}
-	var x float64
-	switch v.kind {
-	case unstable.Integer:
-		x = float64(v.i)
-	case unstable.Float:
-		x = v.f
-	default:
-		f.fail(key, v.line, "want a number, not %s", v.describe())
-		return
-	}
-	if !(x >= lo && x <= hi) { // NaN fails too
-		f.fail(key, v.line, "%g out of range %g..%g", x, lo, hi)
+	x, err := conv(v)
+	if err != nil {
+		f.fail(key, v.Line, "%w", err)
 		return
 	}
 	*dst = x
 }
 
+func (f *fields) str(key string, dst *string, required bool) {
+	read(f, key, dst, required, func(v tomlfile.Value) (string, error) {
+		s, err := v.Str()
+		if err == nil && len(s) > 256 {
+			err = errors.New("longer than 256 bytes")
+		}
+		return s, err
+	})
+}
+
+func (f *fields) oneOf(key string, dst *string, choices ...string) {
+	read(f, key, dst, false, func(v tomlfile.Value) (string, error) { return v.OneOf(choices...) })
+}
+
+func (f *fields) int(key string, dst *int, lo, hi int64, required bool) {
+	read(f, key, dst, required, func(v tomlfile.Value) (int, error) {
+		n, err := v.Int(lo, hi)
+		return int(n), err
+	})
+}
+
+// addr reads a chip's 7-bit I2C address, naming the 7-bit form of an address given in the
+// 8-bit form some datasheets use.
+func (f *fields) addr(key string, dst *uint16, lo, hi uint16) {
+	read(f, key, dst, true, func(v tomlfile.Value) (uint16, error) {
+		n, err := v.Whole()
+		switch {
+		case err != nil && v.Kind != tomlfile.Integer && v.Kind != tomlfile.Float:
+			return 0, fmt.Errorf("want a whole number (0x%02x), not %s", lo, v.Kind)
+		case err != nil:
+			return 0, err
+		case n < int64(lo) || n > int64(hi):
+			hint := ""
+			if n >= 2*int64(lo) && n <= 2*int64(hi)+1 {
+				hint = fmt.Sprintf(" (0x%02x is the 8-bit form of 0x%02x)", n, n>>1)
+			}
+			return 0, fmt.Errorf("0x%02x out of range 0x%02x-0x%02x%s", n, lo, hi, hint)
+		}
+		return uint16(n), nil
+	})
+}
+
+func (f *fields) float(key string, dst *float64, lo, hi float64) {
+	read(f, key, dst, false, func(v tomlfile.Value) (float64, error) { return v.Float(lo, hi) })
+}
+
 // dur reads a duration given as a number of units (a key named ..._ms or ..._us).
 func (f *fields) dur(key string, dst *time.Duration, unit time.Duration, lo, hi float64) {
-	x := float64(*dst) / float64(unit)
-	f.float(key, &x, lo, hi)
-	*dst = time.Duration(x * float64(unit))
+	read(f, key, dst, false, func(v tomlfile.Value) (time.Duration, error) { return v.Duration(unit, lo, hi) })
 }
 
 func (f *fields) bool(key string, dst *bool) {
-	v, ok := f.get(key, false)
-	if !ok {
-		return
-	}
-	if v.kind != unstable.Bool {
-		f.fail(key, v.line, "want true or false, not %s", v.describe())
-		return
-	}
-	*dst = v.b
+	read(f, key, dst, false, tomlfile.Value.Bool)
 }
 
 func (f *fields) strs(key string, dst *[]string) {
-	v, ok := f.get(key, false)
-	if !ok {
-		return
-	}
-	if v.kind != unstable.Array {
-		f.fail(key, v.line, "want an array of strings, not %s", v.describe())
-		return
-	}
-	for _, e := range v.arr {
-		if e.kind != unstable.String {
-			f.fail(key, v.line, "want an array of strings, not of %s", e.describe())
-			return
-		}
-		*dst = append(*dst, e.s)
-	}
+	read(f, key, dst, false, tomlfile.Value.Strings)
 }
 
 // done reports the first key no one asked for.
@@ -320,7 +232,7 @@ func (f *fields) done() error {
 	}
 	for _, k := range f.t.order {
 		if !f.t.used[k] {
-			f.fail(k, f.t.keys[k].line, "unknown key (want %s)", strings.Join(knownKeys[f.t.name], ", "))
+			f.fail(k, f.t.keys[k].Line, "unknown key (want %s)", strings.Join(knownKeys[f.t.name], ", "))
 			break
 		}
 	}

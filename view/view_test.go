@@ -1,7 +1,6 @@
 package view_test
 
 import (
-	"flag"
 	"fmt"
 	"image"
 	"image/draw"
@@ -13,14 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/golden"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/retina"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
 	"github.com/mark1-perceptron/mark1/view/i18n"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
 
 // screens are the main screens, each drawn from a deterministic frame.
 type screen struct {
@@ -127,7 +125,7 @@ func TestGolden(t *testing.T) {
 			}
 			img := drawScreen(t, sc, s)
 			path := filepath.Join("testdata", s.name+".png")
-			if *update {
+			if golden.Update() {
 				writePNG(t, path, img)
 				return
 			}
@@ -148,8 +146,8 @@ var (
 	goldens  = map[string]*image.RGBA{}
 )
 
-// golden reads testdata/name.png (once).
-func golden(name string) (*image.RGBA, error) {
+// goldenImage reads testdata/name.png (once).
+func goldenImage(name string) (*image.RGBA, error) {
 	goldenMu.Lock()
 	defer goldenMu.Unlock()
 	if g := goldens[name]; g != nil {
@@ -169,7 +167,7 @@ func golden(name string) (*image.RGBA, error) {
 // regions that differ; with write, it writes them (got and want) to a temporary folder.
 func goldenProblems(t testing.TB, sc *view.Scene, name string, img *image.RGBA, write bool) []goldenProblem {
 	path := filepath.Join("testdata", name+".png")
-	want, err := golden(name)
+	want, err := goldenImage(name)
 	if err != nil {
 		return []goldenProblem{{"screen", fmt.Sprintf("%v (run go test ./view -update to make it)", err)}}
 	}

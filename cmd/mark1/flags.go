@@ -383,14 +383,7 @@ func readWiring(path string) (*patchboard.Board, error) {
 
 // openRegular opens a file the user names for reading, refusing anything but a regular file
 // (a FIFO would make mark1 wait for ever, a device would never end).
-func openRegular(path string) (*os.File, error) {
-	f, err := regfile.Open(path)
-	var nr *regfile.NotRegularError
-	if errors.As(err, &nr) && nr.Mode != 0 {
-		return nil, fmt.Errorf("%s: %s, not a file to read", path, regfile.Kind(nr.Mode))
-	}
-	return f, err
-}
+func openRegular(path string) (*os.File, error) { return regfile.OpenFor(path, "a file to read") }
 
 // dataFlags bound the memory of the cards a command loads.
 type dataFlags struct{ maxMB float64 }
@@ -402,6 +395,9 @@ func (d *dataFlags) register(fs *flagSet) {
 func (d *dataFlags) loader() (*images.Loader, error) {
 	if !(d.maxMB > 0) || math.IsInf(d.maxMB, 0) || d.maxMB > 1<<30 {
 		return nil, usageErr(fmt.Sprintf("--max-data-mb %v: want a positive number of MiB", d.maxMB))
+	}
+	if d.maxMB*(1<<20) < 1 { // a Budget of 0 would be the default
+		return nil, usageErr(fmt.Sprintf("--max-data-mb %v: under one byte (the least is %g, one byte)", d.maxMB, 1.0/(1<<20)))
 	}
 	return &images.Loader{Budget: int64(d.maxMB * (1 << 20))}, nil
 }

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
-	"fmt"
 	"image"
-	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/internal/golden"
 
 	"github.com/mark1-perceptron/mark1/images"
 )
@@ -201,58 +199,7 @@ func TestBuiltinDeterministic(t *testing.T) {
 const goldenHeader = "# SHA-256 digests (first 16 hex digits) over every built-in card's pixels, class and source.\n" +
 	"# Regenerate after a deliberate change only (say so in the change log): go test ./images/builtin -run Golden -update\n"
 
-var update = flag.Bool("update", false, "rewrite "+goldenFile)
-
-const goldenFile = "testdata/golden-digest.txt"
-
-// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
-func readGolden(t *testing.T) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (go test -run Golden -update writes it)", err)
-	}
-	m := map[string]string{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, sum, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", goldenFile, line)
-		}
-		m[name] = sum
-	}
-	return m
-}
-
-// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
-// deliberate change only, saying why in the commit).
-func checkGolden(t *testing.T, got map[string]string) {
-	t.Helper()
-	names := slices.Sorted(maps.Keys(got))
-	if *update {
-		var b strings.Builder
-		b.WriteString(goldenHeader)
-		for _, n := range names {
-			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
-		}
-		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := readGolden(t)
-	for _, n := range names {
-		if got[n] != want[n] {
-			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
-		}
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
-		}
-	}
-}
+var goldenFile = golden.File{Path: "testdata/golden-digest.txt", Header: goldenHeader, Sep: ": "}
 
 func setDigest(set *images.Set) string {
 	h := sha256.New()
@@ -274,7 +221,7 @@ func TestBuiltinGolden(t *testing.T) {
 		}
 		got[name] = setDigest(set)
 	}
-	checkGolden(t, got)
+	goldenFile.Check(t, golden.Sorted(got))
 }
 
 func TestTypefacesDiffer(t *testing.T) {
@@ -380,13 +327,13 @@ func TestBuiltinConcurrent(t *testing.T) {
 	for range names {
 		<-done
 	}
-	golden := readGolden(t)
+	sums := goldenFile.Sums(t)
 	for i, name := range names {
 		if errs[i] != nil {
 			t.Fatal(errs[i])
 		}
-		if digests[i] != golden[name] {
-			t.Errorf("%s built concurrently: digest %s, want %s", name, digests[i], golden[name])
+		if digests[i] != sums[name] {
+			t.Errorf("%s built concurrently: digest %s, want %s", name, digests[i], sums[name])
 		}
 	}
 }

@@ -3,16 +3,14 @@ package gen
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
-	"fmt"
 	"image"
-	"maps"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/internal/golden"
 
 	"github.com/mark1-perceptron/mark1/retina"
 )
@@ -152,65 +150,14 @@ func TestGolden(t *testing.T) {
 		}
 		got[s.String()] = hex.EncodeToString(h.Sum(nil))[:16]
 	}
-	checkGolden(t, got)
+	goldenFile.Check(t, golden.Sorted(got))
 }
 
 // goldenHeader heads testdata/golden-digest.txt.
 const goldenHeader = "# SHA-256 digests (first 16 hex digits) over the pixels and sources of 40 cards of each kind, the same on every architecture.\n" +
 	"# Regenerate after a deliberate change only: go test ./images/gen -run Golden -update\n"
 
-var update = flag.Bool("update", false, "rewrite "+goldenFile)
-
-const goldenFile = "testdata/golden-digest.txt"
-
-// readGolden reads goldenFile: "NAME: DIGEST" lines; # starts a comment.
-func readGolden(t *testing.T) map[string]string {
-	t.Helper()
-	b, err := os.ReadFile(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (go test -run Golden -update writes it)", err)
-	}
-	m := map[string]string{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, sum, ok := strings.Cut(line, ": ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", goldenFile, line)
-		}
-		m[name] = sum
-	}
-	return m
-}
-
-// checkGolden compares the digests got with goldenFile, which -update rewrites first (after a
-// deliberate change only, saying why in the commit).
-func checkGolden(t *testing.T, got map[string]string) {
-	t.Helper()
-	names := slices.Sorted(maps.Keys(got))
-	if *update {
-		var b strings.Builder
-		b.WriteString(goldenHeader)
-		for _, n := range names {
-			fmt.Fprintf(&b, "%s: %s\n", n, got[n])
-		}
-		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := readGolden(t)
-	for _, n := range names {
-		if got[n] != want[n] {
-			t.Errorf("%s: digest %s, want %s (%s; go test -run Golden -update after a deliberate change)", n, got[n], want[n], goldenFile)
-		}
-	}
-	for n := range want {
-		if _, ok := got[n]; !ok {
-			t.Errorf("%s names %s, which the test no longer digests (go test -run Golden -update)", goldenFile, n)
-		}
-	}
-}
+var goldenFile = golden.File{Path: "testdata/golden-digest.txt", Header: goldenHeader, Sep: ": "}
 
 // TestShift: with shift=0 every figure is centred; with shift=4 within 4 pixels of the centre.
 func TestShift(t *testing.T) {

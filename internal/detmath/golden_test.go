@@ -1,24 +1,24 @@
 package detmath
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
-	"flag"
 	"fmt"
 	"hash"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden.txt with the digests computed here")
-
-const goldenFile = "testdata/golden.txt"
+// goldenFile holds the digests, in goldenNames' order.
+var goldenFile = golden.File{
+	Path: "testdata/golden.txt",
+	Header: "# SHA-256 digests of detmath's results over fixed argument sequences (see golden_test.go).\n" +
+		"# They must be the same on every architecture. Regenerate: go test ./internal/detmath -run Golden -update\n",
+	Sep: " ",
+}
 
 // goldenArgs is the number of arguments each function is digested over.
 const goldenArgs = 200000
@@ -111,48 +111,9 @@ var goldenNames = []string{"Exp", "Log", "Pow", "Erfc", "Sincos", "Normal", "Nor
 // rewrite the file after an intended change of results.
 func TestGolden(t *testing.T) {
 	got := goldenDigests()
-	if *update {
-		var b strings.Builder
-		b.WriteString("# SHA-256 digests of detmath's results over fixed argument sequences (see golden_test.go).\n")
-		b.WriteString("# They must be the same on every architecture. Regenerate: go test ./internal/detmath -run Golden -update\n")
-		for _, n := range goldenNames {
-			fmt.Fprintf(&b, "%s %s\n", n, got[n])
-		}
-		if err := os.MkdirAll(filepath.Dir(goldenFile), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", goldenFile)
-		return
-	}
-	f, err := os.Open(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	defer f.Close()
-	want := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, digest, ok := strings.Cut(line, " ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", goldenFile, line)
-		}
-		want[name] = digest
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	var digests []golden.Digest
 	for _, n := range goldenNames {
-		if want[n] == "" {
-			t.Errorf("%s: no digest for %s (run with -update)", goldenFile, n)
-		} else if got[n] != want[n] {
-			t.Errorf("%s on %s/%s: digest %s, want %s: results differ from the recorded ones", n, runtime.GOOS, runtime.GOARCH, got[n], want[n])
-		}
+		digests = append(digests, golden.Digest{Name: n, Sum: got[n]})
 	}
+	goldenFile.Check(t, digests)
 }

@@ -32,26 +32,38 @@ type NotRegularError struct {
 	// Mode is the file's mode when Open looked before opening; zero when the path was a
 	// regular file then and had been replaced by something else when opened.
 	Mode fs.FileMode
+	// Want is what the reader wanted, as OpenFor was told ("an image file"); "" is "a
+	// regular file".
+	Want string
 }
 
 // Error names the path and, when known, its kind: "PATH: a FIFO, not a regular file", or
-// "PATH: not a regular file" when the path was replaced between looking and opening.
+// "PATH: not a regular file" when the path was replaced between looking and opening (with
+// Want in place of "a regular file" when given).
 func (e *NotRegularError) Error() string {
-	if e.Mode == 0 {
-		return e.Path + ": not a regular file"
+	want := e.Want
+	if want == "" {
+		want = "a regular file"
 	}
-	return e.Path + ": " + Kind(e.Mode) + ", not a regular file"
+	if e.Mode == 0 {
+		return e.Path + ": not " + want
+	}
+	return e.Path + ": " + Kind(e.Mode) + ", not " + want
 }
 
 // Open opens path for reading if it is a regular file (following symbolic links). Its errors
 // are os's (an *fs.PathError: fs.ErrNotExist and the like) or a *NotRegularError.
-func Open(path string) (*os.File, error) {
+func Open(path string) (*os.File, error) { return OpenFor(path, "") }
+
+// OpenFor opens path as Open does, for a reader of what ("an image file", "a file to read"),
+// which a refusal names: "PATH: a FIFO, not an image file".
+func OpenFor(path, what string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
+		return nil, &NotRegularError{Path: path, Mode: fi.Mode(), Want: what}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -59,7 +71,7 @@ func Open(path string) (*os.File, error) {
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() { // replaced in between
 		f.Close()
-		return nil, &NotRegularError{Path: path}
+		return nil, &NotRegularError{Path: path, Want: what}
 	}
 	return f, nil
 }

@@ -6,23 +6,22 @@
 //
 // A file with mistakes never stops the exhibit: each key that cannot be used keeps its
 // default and adds a Problem naming the file and line ("museum.toml:12: sound.volume: 1.5 is
-// above 1"); a file that is not TOML at all leaves every default. The window shows the
-// problems on the staff screen and writes them to the log.
+// not between 0 and 1 (it keeps its default, 0.5)"); a file that is not TOML at all, or that
+// gives a key twice, leaves every default. The window shows the problems on the staff screen
+// and writes them to the log. The file is read with internal/tomlfile, in the words of the
+// other TOML files mark1 reads.
 package curator
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2/unstable"
-
+	"github.com/mark1-perceptron/mark1/internal/regfile"
+	"github.com/mark1-perceptron/mark1/internal/tomlfile"
 	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
@@ -104,23 +103,20 @@ func Default() Config {
 // MaxFile bounds the size of the file read.
 const MaxFile = 1 << 20
 
-// Read reads the curator's file at path. It never fails: what cannot be used is in
-// Config.Problems, and keeps its default.
+// Read reads the curator's file at path (a regular file only). It never fails: what cannot
+// be used is in Config.Problems, and keeps its default.
 func Read(path string) Config {
 	c := Default()
 	c.Path = path
-	f, err := os.Open(path)
+	f, err := regfile.OpenFor(path, "a curator's file")
 	if err != nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("%s: %v (every setting is at its default)", path, err))
+		c.Problems = append(c.Problems, fmt.Sprintf("%v (every setting is at its default)", err))
 		return c
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
-	if err == nil && len(data) > MaxFile {
-		err = fmt.Errorf("larger than %d bytes", MaxFile)
-	}
+	data, err := tomlfile.ReadAll(f, path, MaxFile, "a curator's file")
 	if err != nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("%s: %v (every setting is at its default)", path, err))
+		c.Problems = append(c.Problems, fmt.Sprintf("%v (every setting is at its default)", err))
 		return c
 	}
 	return Parse(data, path)
@@ -130,172 +126,78 @@ func Read(path string) Config {
 func Parse(data []byte, name string) Config {
 	c := Default()
 	c.Path = name
-	vals, err := parse(data, name)
+	entries, err := parse(data, name)
 	if err != nil {
+		var se *tomlfile.SyntaxError
+		if errors.As(err, &se) {
+			err = fmt.Errorf("%s:%d: not TOML: %v", se.File, se.Line, se.Err)
+		}
 		c.Problems = append(c.Problems, err.Error()+" (every setting is at its default)")
 		return c
 	}
-	for _, v := range vals {
-		if strings.HasPrefix(v.key, "?") {
-			continue // in an unknown section, reported on its own line
-		}
-		if strings.HasPrefix(v.key, "[") {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s:%d: %s: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff]); its keys are not used", name, v.line, v.key))
+	for _, e := range entries {
+		if e.problem != "" {
+			c.Problems = append(c.Problems, tomlfile.Errorf(name, e.line, e.key, "%s; its keys are not used", e.problem).Error())
 			continue
 		}
-		k, ok := keyIndex[v.key]
+		k, ok := keyIndex[e.key]
 		if !ok {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s:%d: %s: unknown key (the keys are those of mark1-museum --curator-example)", name, v.line, v.key))
+			c.Problems = append(c.Problems, tomlfile.Errorf(name, e.line, e.key, "unknown key (the keys are those of mark1-museum --curator-example)").Error())
 			continue
 		}
-		if err := k.set(&c, v); err != nil {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s:%d: %s: %v (it keeps its default, %s)", name, v.line, v.key, err, k.def))
+		if err := k.set(&c, e.v); err != nil {
+			c.Problems = append(c.Problems, tomlfile.Errorf(name, e.line, e.key, "%v (it keeps its default, %s)", err, k.def).Error())
 		}
 	}
 	return c
 }
 
-// value is one key's value with its line.
-type value struct {
-	key  string
-	line int
-	kind unstable.Kind
-	s    string
-	list []string
+// entry is a key of the file, "section.key", with its line and value; or a section that is
+// not one of the file's, "[name]" or "[[name]]", with the problem (its keys are not kept).
+type entry struct {
+	key     string
+	line    int
+	v       tomlfile.Value
+	problem string
 }
 
-func (v value) str() (string, error) {
-	if v.kind != unstable.String {
-		return "", fmt.Errorf("want a string in quotes, not %s", kindName(v.kind))
-	}
-	return v.s, nil
-}
-
-func (v value) boolean() (bool, error) {
-	if v.kind != unstable.Bool {
-		return false, fmt.Errorf("want true or false, not %s", kindName(v.kind))
-	}
-	return v.s == "true", nil
-}
-
-func (v value) number() (float64, error) {
-	if v.kind != unstable.Integer && v.kind != unstable.Float {
-		return 0, fmt.Errorf("want a number, not %s", kindName(v.kind))
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(v.s, "_", ""), 64)
-	if err != nil {
-		i, err2 := strconv.ParseInt(strings.ReplaceAll(v.s, "_", ""), 0, 64)
-		if err2 != nil {
-			return 0, fmt.Errorf("malformed number %s", v.s)
-		}
-		f = float64(i)
-	}
-	return f, nil
-}
-
-func (v value) duration() (time.Duration, error) {
-	s, err := v.str()
-	if err != nil {
-		return 0, fmt.Errorf("want a duration in quotes (\"90s\", \"5m\"), not %s", kindName(v.kind))
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("%q is not a duration of 0 or more (\"90s\", \"5m\", \"1h\")", s)
-	}
-	return d, nil
-}
-
-func kindName(k unstable.Kind) string {
-	switch k {
-	case unstable.String:
-		return "a string"
-	case unstable.Integer:
-		return "an integer"
-	case unstable.Float:
-		return "a number"
-	case unstable.Bool:
-		return "true/false"
-	case unstable.Array:
-		return "a list"
-	}
-	return strings.ToLower(k.String())
-}
-
-// parse reads the file's keys as "section.key" with their lines.
-func parse(data []byte, name string) ([]value, error) {
-	var p unstable.Parser
-	p.Reset(data)
-	line := func(n *unstable.Node) int {
-		if n == nil || int(n.Raw.Offset)+int(n.Raw.Length) > len(data) {
-			return 0
-		}
-		return p.Shape(n.Raw).Start.Line
-	}
-	var out []value
-	section := ""
-	seen := map[string]int{}
-	for p.NextExpression() {
-		e := p.Expression()
+// parse reads the file's keys in order. A key given twice is an error.
+func parse(data []byte, name string) ([]entry, error) {
+	var out []entry
+	section, known := "", true
+	seen := tomlfile.Lines{}
+	err := tomlfile.Walk(data, name, func(e tomlfile.Expr) error {
 		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			key, first := keyOf(e.Key())
-			section = key
-			if e.Kind == unstable.ArrayTable || !sections[key] {
-				out = append(out, value{key: "[" + key + "]", line: line(first)})
-				section = "?" + key
-			}
-		case unstable.KeyValue:
-			key, first := keyOf(e.Key())
-			full := key
-			if section != "" {
-				full = section + "." + key
-			}
-			ln := line(first)
-			if prev, ok := seen[full]; ok {
-				return nil, fmt.Errorf("%s:%d: %s: given twice (first on line %d)", name, ln, full, prev)
-			}
-			seen[full] = ln
-			v := value{key: full, line: ln}
-			n := e.Value()
-			v.kind, v.s = n.Kind, string(n.Data)
-			if n.Kind == unstable.Array {
-				it := n.Children()
-				for it.Next() {
-					c := it.Node()
-					if c.Kind != unstable.String {
-						v.kind = unstable.InlineTable // marks a bad list
-						break
-					}
-					v.list = append(v.list, string(c.Data))
+		case tomlfile.Table, tomlfile.ArrayTable:
+			section, known = e.Key, e.Kind == tomlfile.Table && sections[e.Key]
+			switch {
+			case known:
+			case sections[e.Key]:
+				out = append(out, entry{key: "[[" + e.Key + "]]", line: e.Line, problem: "write [" + e.Key + "] (the file has one)"})
+			default:
+				header := "[" + e.Key + "]"
+				if e.Kind == tomlfile.ArrayTable {
+					header = "[" + header + "]"
 				}
+				out = append(out, entry{key: header, line: e.Line,
+					problem: "unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff])"})
 			}
-			out = append(out, v)
+		case tomlfile.KeyValue:
+			if !known {
+				return nil // reported with its section
+			}
+			full := e.Key
+			if section != "" {
+				full = section + "." + e.Key
+			}
+			if err := seen.Add(full, e.Line); err != nil {
+				return tomlfile.Errorf(name, e.Line, full, "%w", err)
+			}
+			out = append(out, entry{key: full, line: e.Line, v: e.Value})
 		}
-	}
-	if err := p.Error(); err != nil {
-		ln := 0
-		var pe *unstable.ParserError
-		if errors.As(err, &pe) && len(pe.Highlight) > 0 {
-			func() {
-				defer func() { _ = recover() }()
-				ln = p.Shape(p.Range(pe.Highlight)).Start.Line
-			}()
-		}
-		return nil, fmt.Errorf("%s:%d: not TOML: %v", name, ln, err)
-	}
-	return out, nil
-}
-
-func keyOf(it unstable.Iterator) (string, *unstable.Node) {
-	var parts []string
-	var first *unstable.Node
-	for it.Next() {
-		if first == nil {
-			first = it.Node()
-		}
-		parts = append(parts, string(it.Node().Data))
-	}
-	return strings.Join(parts, "."), first
+		return nil
+	})
+	return out, err
 }
 
 // sections are the file's [sections].
@@ -305,7 +207,7 @@ var sections = map[string]bool{"exhibit": true, "attract": true, "sound": true, 
 // is set.
 type key struct {
 	name, doc, def string
-	set            func(c *Config, v value) error
+	set            func(c *Config, v tomlfile.Value) error
 }
 
 var keyIndex = map[string]*key{}
@@ -316,245 +218,162 @@ func init() {
 	}
 }
 
-func oneOf(s string, list ...string) error {
-	if !slices.Contains(list, s) {
-		return fmt.Errorf("%q is not one of %s", s, strings.Join(list, ", "))
+// setter returns the set function of a key whose value get reads (and checks) and stores at
+// at.
+func setter[T any](at func(c *Config) *T, get func(tomlfile.Value) (T, error)) func(*Config, tomlfile.Value) error {
+	return func(c *Config, v tomlfile.Value) error {
+		x, err := get(v)
+		if err == nil {
+			*at(c) = x
+		}
+		return err
 	}
-	return nil
+}
+
+// str reads a string of at most most characters (0: any), naming why when longer.
+func str(most int, why string) func(tomlfile.Value) (string, error) {
+	return func(v tomlfile.Value) (string, error) {
+		s, err := v.Str()
+		if n := len([]rune(s)); err == nil && most > 0 && n > most {
+			err = fmt.Errorf("%d characters: at most %d %s", n, most, why)
+		}
+		return s, err
+	}
+}
+
+// duration reads a duration of at least 10s (or 0 when never is 0).
+func duration(never bool) func(tomlfile.Value) (time.Duration, error) {
+	return func(v tomlfile.Value) (time.Duration, error) {
+		d, err := v.DurationText()
+		switch {
+		case err != nil, d >= 10*time.Second:
+		case never && d == 0:
+		case never:
+			err = fmt.Errorf("%v: at least 10s (or \"0s\": never)", d)
+		default:
+			err = fmt.Errorf("%v: at least 10s", d)
+		}
+		return d, err
+	}
+}
+
+// number reads a number from lo to hi; the message names the range as it says.
+func number(lo, hi float64, format string) func(tomlfile.Value) (float64, error) {
+	return func(v tomlfile.Value) (float64, error) {
+		f, err := v.Number()
+		if err == nil && !(f >= lo && f <= hi) {
+			err = fmt.Errorf(format, f)
+		}
+		return f, err
+	}
+}
+
+// whole reads a whole number from lo to hi.
+func whole(lo, hi int64) func(tomlfile.Value) (int, error) {
+	return func(v tomlfile.Value) (int, error) {
+		n, err := v.Int(lo, hi)
+		return int(n), err
+	}
 }
 
 var keys = []key{
 	{"exhibit.institution", "Your institution's name, shown in the title bar after the machine's name.", `""`,
-		func(c *Config, v value) (err error) {
-			s, err := v.str()
-			if err == nil && len([]rune(s)) > 80 {
-				return fmt.Errorf("%d characters: at most 80 fit in the title bar", len([]rune(s)))
-			}
-			if err == nil {
-				c.Institution = s
-			}
-			return err
-		}},
+		setter(func(c *Config) *string { return &c.Institution }, str(80, "fit in the title bar"))},
 	{"exhibit.experiments", "The experiments the visitors may choose, in order: letters, shapes, leftright, ef.", `["letters", "shapes", "leftright", "ef"]`,
-		func(c *Config, v value) error {
-			if v.kind != unstable.Array {
-				return fmt.Errorf("want a list of names in quotes, not %s", kindName(v.kind))
+		setter(func(c *Config) *[]string { return &c.Experiments }, func(v tomlfile.Value) ([]string, error) {
+			list, err := v.Strings()
+			if err == nil && len(list) == 0 {
+				err = errors.New("an empty list: at least one experiment")
 			}
-			if len(v.list) == 0 {
-				return errors.New("an empty list: at least one experiment")
-			}
-			for _, e := range v.list {
-				if err := oneOf(e, known...); err != nil {
-					return err
+			for _, e := range v.Elems {
+				if err == nil {
+					_, err = e.OneOf(known...)
 				}
 			}
-			c.Experiments = slices.Clone(v.list)
-			return nil
-		}},
+			return list, err
+		})},
 	{"exhibit.experiment", "The experiment a new museum opens on (\"\": the first offered). A restarted museum opens on the one it was showing.", `""`,
-		func(c *Config, v value) error {
-			s, err := v.str()
+		setter(func(c *Config) *string { return &c.Experiment }, func(v tomlfile.Value) (string, error) {
+			s, err := v.Str()
 			if err == nil && s != "" {
-				err = oneOf(s, known...)
+				_, err = v.OneOf(known...)
 			}
-			if err == nil {
-				c.Experiment = s
-			}
-			return err
-		}},
+			return s, err
+		})},
 	{"exhibit.language", "The language the exhibit opens in, and returns to when the attract mode starts: en (English), de (Deutsch), fr (Français) or es (Español); a region is allowed (\"de-CH\", \"es-419\"). Visitors choose another with the language button or the L key.", `"en"`,
-		func(c *Config, v value) error {
-			s, err := v.str()
-			if err == nil {
-				if _, ok := i18n.Parse(s); !ok {
-					err = fmt.Errorf("%q is not a language the exhibit speaks: en, de, fr or es", s)
-				}
+		setter(func(c *Config) *string { return &c.Language }, func(v tomlfile.Value) (string, error) {
+			s, err := v.Str()
+			if _, ok := i18n.Parse(s); err == nil && !ok {
+				err = fmt.Errorf("%q is not a language the exhibit speaks: en, de, fr or es", s)
 			}
-			if err == nil {
-				c.Language = s
-			}
-			return err
-		}},
+			return s, err
+		})},
 	{"exhibit.large_text", "Whether the captions, labels and descriptions start large (for a screen seen from afar). Visitors switch with the A+ button or the + and - keys; the attract mode returns to this.", "false",
-		func(c *Config, v value) error {
-			b, err := v.boolean()
-			if err == nil {
-				c.LargeText = b
-			}
-			return err
-		}},
+		setter(func(c *Config) *bool { return &c.LargeText }, tomlfile.Value.Bool)},
 	{"exhibit.save_every", "How often a machine that learned is saved (also when the experiment changes and at the end).", `"5m"`,
-		func(c *Config, v value) error {
-			d, err := v.duration()
-			if err == nil && d < 10*time.Second {
-				err = fmt.Errorf("%v: at least 10s", d)
-			}
-			if err == nil {
-				c.SaveEvery = d
-			}
-			return err
-		}},
+		setter(func(c *Config) *time.Duration { return &c.SaveEvery }, duration(false))},
 	{"attract.after", "How long nobody must touch the machine before the narrated demonstration starts (\"0s\": never).", `"1m"`,
-		func(c *Config, v value) error {
-			d, err := v.duration()
-			if err == nil && d > 0 && d < 10*time.Second {
-				err = fmt.Errorf("%v: at least 10s (or \"0s\": never)", d)
-			}
-			if err == nil {
-				c.Attract.After = d
-			}
-			return err
-		}},
+		setter(func(c *Config) *time.Duration { return &c.Attract.After }, duration(true))},
 	{"attract.pace", "How long each scene of the demonstration stays, as a multiple of its written time (2: twice as long).", "1.0",
-		func(c *Config, v value) error {
-			f, err := v.number()
-			if err == nil && !(f >= 0.25 && f <= 4) {
-				err = fmt.Errorf("%v: between 0.25 and 4", f)
-			}
-			if err == nil {
-				c.Attract.Pace = f
-			}
-			return err
-		}},
+		setter(func(c *Config) *float64 { return &c.Attract.Pace }, number(0.25, 4, "%v: between 0.25 and 4"))},
 	{"attract.text", "A scene of your own, shown first in each round of the demonstration (\"\": none).", `""`,
-		func(c *Config, v value) error {
-			s, err := v.str()
-			if err == nil && len([]rune(s)) > 200 {
-				err = fmt.Errorf("%d characters: at most 200 (two lines of the caption)", len([]rune(s)))
-			}
-			if err == nil {
-				c.Attract.Text = s
-			}
-			return err
-		}},
+		setter(func(c *Config) *string { return &c.Attract.Text }, str(200, "(two lines of the caption)"))},
 	{"sound.on", "Whether the machine clicks and whirs as it learns. When this key is absent: silent in a kiosk (--kiosk), on in a window. A browser plays sound only after the visitor's first touch.", "false",
-		func(c *Config, v value) error {
-			b, err := v.boolean()
+		func(c *Config, v tomlfile.Value) error {
+			b, err := v.Bool()
 			if err == nil {
 				c.Sound.On, c.Sound.Set = b, true
 			}
 			return err
 		}},
 	{"sound.volume", "The loudness, 0 (silent) to 1.", "0.5",
-		func(c *Config, v value) error {
-			f, err := v.number()
-			if err == nil && !(f >= 0 && f <= 1) {
-				err = fmt.Errorf("%v is not between 0 and 1", f)
-			}
-			if err == nil {
-				c.Sound.Volume = f
-			}
-			return err
-		}},
+		setter(func(c *Config) *float64 { return &c.Sound.Volume }, number(0, 1, "%v is not between 0 and 1"))},
 	{"camera.on", "Whether a camera is the projector: the visitor holds a drawing up to it and presses SHOW IT.", "false",
-		func(c *Config, v value) error {
-			b, err := v.boolean()
-			if err == nil {
-				c.Camera.On = b
-			}
-			return err
-		}},
+		setter(func(c *Config) *bool { return &c.Camera.On }, tomlfile.Value.Bool)},
 	{"camera.device", "Which camera: \"auto\" (the first that works), a device such as \"/dev/video0\" (ls /dev/video* lists them; v4l2-ctl --list-devices names them), or \"file:PATH\", a recorded .y4m video played in a loop (a rehearsal without a camera).", `"auto"`,
-		func(c *Config, v value) error {
-			s, err := v.str()
+		setter(func(c *Config) *string { return &c.Camera.Device }, func(v tomlfile.Value) (string, error) {
+			s, err := v.Str()
 			if err == nil && s != "auto" && !strings.HasPrefix(s, "/dev/") && !strings.HasPrefix(s, "file:") {
 				err = fmt.Errorf("%q: want \"auto\", a device under /dev/ or file:PATH", s)
 			}
-			if err == nil {
-				c.Camera.Device = s
-			}
-			return err
-		}},
+			return s, err
+		})},
 	{"camera.width", "The picture's width the camera is asked for, in pixels (it gives the nearest it has).", "320",
-		intKey(func(c *Config) *int { return &c.Camera.Width }, 64, 4096)},
+		setter(func(c *Config) *int { return &c.Camera.Width }, whole(64, 4096))},
 	{"camera.height", "The picture's height the camera is asked for.", "240",
-		intKey(func(c *Config) *int { return &c.Camera.Height }, 48, 4096)},
+		setter(func(c *Config) *int { return &c.Camera.Height }, whole(48, 4096))},
 	{"camera.mirror", "Flip the picture left to right (a camera looking through a mirror).", "false",
-		func(c *Config, v value) error {
-			b, err := v.boolean()
-			if err == nil {
-				c.Camera.Mirror = b
-			}
-			return err
-		}},
+		setter(func(c *Config) *bool { return &c.Camera.Mirror }, tomlfile.Value.Bool)},
 	{"screen.width", "The window's width when not full screen (a kiosk is always full screen).", "1280",
-		intKey(func(c *Config) *int { return &c.Screen.Width }, 320, 16384)},
+		setter(func(c *Config) *int { return &c.Screen.Width }, whole(320, 16384))},
 	{"screen.height", "The window's height when not full screen.", "720",
-		intKey(func(c *Config) *int { return &c.Screen.Height }, 240, 16384)},
+		setter(func(c *Config) *int { return &c.Screen.Height }, whole(240, 16384))},
 	{"screen.orientation", "\"auto\" (follow the screen's shape), \"landscape\" (the machine as one wide picture) or \"portrait\" (the machine in three bands, one above the other, for a screen taller than wide).", `"auto"`,
-		func(c *Config, v value) error {
-			s, err := v.str()
-			if err == nil {
-				err = oneOf(s, "auto", "landscape", "portrait")
-			}
-			if err == nil {
-				c.Screen.Orientation = s
-			}
-			return err
-		}},
+		setter(func(c *Config) *string { return &c.Screen.Orientation }, func(v tomlfile.Value) (string, error) {
+			return v.OneOf("auto", "landscape", "portrait")
+		})},
 	{"screen.rotate", "Degrees the picture is turned clockwise, 0, 90, 180 or 270: for a screen hung on its side when the computer does not turn it itself (xrandr --rotate is better where it works). With 90 or 270 a landscape screen shows the portrait layout.", "0",
-		func(c *Config, v value) error {
-			f, err := v.number()
+		setter(func(c *Config) *int { return &c.Screen.Rotate }, func(v tomlfile.Value) (int, error) {
+			f, err := v.Number()
 			if err == nil && f != 0 && f != 90 && f != 180 && f != 270 {
 				err = fmt.Errorf("%v: want 0, 90, 180 or 270", f)
 			}
-			if err == nil {
-				c.Screen.Rotate = int(f)
-			}
-			return err
-		}},
+			return int(f), err
+		})},
 	{"staff.status_addr", "The status endpoint's address: a loopback address and port (\"\": none). GET / for JSON, /metrics for Prometheus.", `"127.0.0.1:8177"`,
-		func(c *Config, v value) error {
-			s, err := v.str()
+		setter(func(c *Config) *string { return &c.Staff.StatusAddr }, func(v tomlfile.Value) (string, error) {
+			s, err := v.Str()
 			if err == nil && s != "" && !loopback(s) {
 				err = fmt.Errorf("%q: want a loopback address (127.0.0.1:PORT or [::1]:PORT); see docs/kiosk.md to watch it from elsewhere", s)
 			}
-			if err == nil {
-				c.Staff.StatusAddr = s
-			}
-			return err
-		}},
+			return s, err
+		})},
 	{"staff.status_file", "A file rewritten every 10 s with the status, as JSON (\"\": status.json in the state folder).", `""`,
-		func(c *Config, v value) error {
-			s, err := v.str()
-			if err == nil {
-				c.Staff.StatusFile = s
-			}
-			return err
-		}},
+		setter(func(c *Config) *string { return &c.Staff.StatusFile }, str(0, ""))},
 	{"staff.log_file", "The log (\"\": museum.log in the state folder). It rotates: one older file, museum.log.1, is kept.", `""`,
-		func(c *Config, v value) error {
-			s, err := v.str()
-			if err == nil {
-				c.Staff.LogFile = s
-			}
-			return err
-		}},
+		setter(func(c *Config) *string { return &c.Staff.LogFile }, str(0, ""))},
 	{"staff.log_max_mb", "The log's size, in MB, at which it rotates.", "2",
-		func(c *Config, v value) error {
-			f, err := v.number()
-			if err == nil && !(f >= 0.01 && f <= 100) {
-				err = fmt.Errorf("%v: between 0.01 and 100", f)
-			}
-			if err == nil {
-				c.Staff.LogMaxMB = f
-			}
-			return err
-		}},
-}
-
-func intKey(at func(c *Config) *int, lo, hi int) func(c *Config, v value) error {
-	return func(c *Config, v value) error {
-		if v.kind != unstable.Integer {
-			return fmt.Errorf("want a whole number, not %s", kindName(v.kind))
-		}
-		n, err := strconv.Atoi(strings.ReplaceAll(v.s, "_", ""))
-		if err != nil || n < lo || n > hi {
-			return fmt.Errorf("%s: want a whole number from %d to %d", v.s, lo, hi)
-		}
-		*at(c) = n
-		return nil
-	}
+		setter(func(c *Config) *float64 { return &c.Staff.LogMaxMB }, number(0.01, 100, "%v: between 0.01 and 100"))},
 }
 
 // loopback reports whether addr is HOST:PORT on a loopback address.

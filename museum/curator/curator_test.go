@@ -167,12 +167,82 @@ func TestLanguage(t *testing.T) {
 		{"ja", "en", "m.toml:2: exhibit.language: \"ja\" is not a language the exhibit speaks"},
 		{"english", "en", "m.toml:2: exhibit.language:"},
 	} {
-		got := Parse([]byte("[exhibit]\nlanguage = \""+c.code+"\"\n"), "m.toml")
-		if got.Language != c.want {
-			t.Errorf("%q: language %q, want %q", c.code, got.Language, c.want)
-		}
-		if c.problem == "" && len(got.Problems) > 0 || c.problem != "" && (len(got.Problems) != 1 || !strings.HasPrefix(got.Problems[0], c.problem)) {
-			t.Errorf("%q: problems %q, want %q", c.code, got.Problems, c.problem)
-		}
+		t.Run(c.code, func(t *testing.T) {
+			got := Parse([]byte("[exhibit]\nlanguage = \""+c.code+"\"\n"), "m.toml")
+			if got.Language != c.want {
+				t.Errorf("%q: language %q, want %q", c.code, got.Language, c.want)
+			}
+			if c.problem == "" && len(got.Problems) > 0 || c.problem != "" && (len(got.Problems) != 1 || !strings.HasPrefix(got.Problems[0], c.problem)) {
+				t.Errorf("%q: problems %q, want %q", c.code, got.Problems, c.problem)
+			}
+		})
+	}
+}
+
+// TestProblems: each mistake is one problem, in full, and the file's other keys still apply.
+func TestProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string // want "" is no problem
+	}{
+		{"byte-order mark", "\uFEFF[sound]\nvolume = 0.25\n", ""},
+		{"integer for a number", "[sound]\nvolume = 1\n", ""},
+		{"whole float for a whole number", "[camera]\nwidth = 640.0\n",
+			"m.toml:2: camera.width: 640.0 is a float; write 640 (it keeps its default, 320)"},
+		{"out of range", "[camera]\nwidth = 640000\n",
+			"m.toml:2: camera.width: 640000 out of range 64..4096 (it keeps its default, 320)"},
+		{"string for a whole number", "[screen]\nheight = \"720\"\n",
+			"m.toml:2: screen.height: want a whole number, not a string (it keeps its default, 720)"},
+		{"not one of", "[screen]\norientation = \"sideways\"\n",
+			"m.toml:2: screen.orientation: \"sideways\": want auto, landscape or portrait (it keeps its default, \"auto\")"},
+		{"not a duration", "[attract]\nafter = 60\n",
+			"m.toml:2: attract.after: want a duration in quotes (\"90s\", \"5m\"), not an integer (it keeps its default, \"1m\")"},
+		{"too short", "[attract]\nafter = \"5s\"\n",
+			"m.toml:2: attract.after: 5s: at least 10s (or \"0s\": never) (it keeps its default, \"1m\")"},
+		{"never", "[attract]\nafter = \"0s\"\n", ""},
+		{"list of numbers", "[exhibit]\nexperiments = [\"ef\", 3]\n",
+			"m.toml:2: exhibit.experiments: want an array of strings, not of an integer (it keeps its default, [\"letters\", \"shapes\", \"leftright\", \"ef\"])"},
+		{"unknown experiment", "[exhibit]\nexperiments = [\"ef\", \"digits\"]\n",
+			"m.toml:2: exhibit.experiments: \"digits\": want letters, shapes, leftright or ef (it keeps its default, [\"letters\", \"shapes\", \"leftright\", \"ef\"])"},
+		{"too long", "[exhibit]\ninstitution = \"" + strings.Repeat("é", 81) + "\"\n",
+			"m.toml:2: exhibit.institution: 81 characters: at most 80 fit in the title bar (it keeps its default, \"\")"},
+		{"array of a section", "[[sound]]\nvolume = 0.2\n",
+			"m.toml:1: [[sound]]: write [sound] (the file has one); its keys are not used"},
+		{"unknown array of tables", "[[lights]]\non = true\n",
+			"m.toml:1: [[lights]]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff]); its keys are not used"},
+		{"key twice in an unknown section", "[lights]\non = true\non = false\n",
+			"m.toml:1: [lights]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff]); its keys are not used"},
+		{"top-level key", "volume = 0.2\n",
+			"m.toml:1: volume: unknown key (the keys are those of mark1-museum --curator-example)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Parse([]byte(tc.text+"[staff]\nlog_max_mb = 7\n"), "m.toml")
+			if got := strings.Join(c.Problems, "\n"); got != tc.want {
+				t.Errorf("problems\n%s\nwant\n%s", got, tc.want)
+			}
+			if c.Staff.LogMaxMB != 7 {
+				t.Errorf("the good key was not used: log_max_mb %v", c.Staff.LogMaxMB)
+			}
+		})
+	}
+}
+
+// TestReadRefuses: a folder, a device (a FIFO would never end) or a file over MaxFile is not
+// read, in one problem.
+func TestReadRefuses(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.toml")
+	if err := os.WriteFile(big, []byte(strings.Repeat("#", MaxFile+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, path, want string }{
+		{"folder", dir, dir + ": a folder, not a curator's file (every setting is at its default)"},
+		{"device", os.DevNull, os.DevNull + ": a device, not a curator's file (every setting is at its default)"},
+		{"too large", big, big + ": larger than 1048576 bytes: not a curator's file (every setting is at its default)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if c := Read(tc.path); len(c.Problems) != 1 || c.Problems[0] != tc.want {
+				t.Errorf("problems %q, want %q", c.Problems, tc.want)
+			}
+		})
 	}
 }
