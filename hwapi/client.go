@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// Client talks to a bridge. Every reply is checked before it is used (DecodeInfo and the
+// Client talks to a bridge. Every reply is checked before it is used (decodeInfo and the
 // others): a bridge's replies are untrusted input.
 type Client struct {
 	base  string
@@ -152,10 +152,10 @@ func (c *Client) once(ctx context.Context, method, path string, in any, read fun
 	return nil
 }
 
-// Info returns the rig's description, checked whole (DecodeInfo).
+// Info returns the rig's description, checked whole (decodeInfo).
 func (c *Client) Info(ctx context.Context) (Info, error) {
 	var i Info
-	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = DecodeInfo(b); return err })
+	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = decodeInfo(b); return err })
 	return i, err
 }
 
@@ -192,20 +192,20 @@ func refused(err error) bool {
 // Status returns the rig's state.
 func (c *Client) Status(ctx context.Context) (Status, error) {
 	var s Status
-	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = DecodeStatus(b); return err })
+	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = decodeStatus(b); return err })
 	return s, err
 }
 
 // Frame sends weight targets.
 func (c *Client) Frame(ctx context.Context, f Frame) (FrameReply, error) {
 	var r FrameReply
-	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = DecodeFrameReply(b, f); return err })
+	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = decodeFrameReply(b, f); return err })
 	return r, err
 }
 
 func (c *Client) ack(ctx context.Context, path, what string) (Ack, error) {
 	var a Ack
-	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = DecodeAck(b, what); return err })
+	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = decodeAck(b, what); return err })
 	return a, err
 }
 
@@ -344,7 +344,7 @@ func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
 	defer cancel()
 	var rep SumReply
 	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, func(b []byte) (err error) {
-		rep, err = DecodeSumReply(b)
+		rep, err = decodeSumReply(b)
 		return err
 	})
 	if err != nil {
@@ -374,7 +374,7 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	defer cancel()
 	var rep DriveReply
 	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
-		func(b []byte) (err error) { rep, err = DecodeDriveReply(b); return err })
+		func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
 	if err != nil {
 		return rr.c.failed(fmt.Errorf("rack R%d: drive: %w", rr.r, err))
 	}
@@ -451,7 +451,7 @@ func (rr *RemoteRack) read(dst []float64) error {
 	defer cancel()
 	var rep Readings
 	err := rr.c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, func(b []byte) (err error) {
-		rep, err = DecodeReadings(b, rr.r, rr.n)
+		rep, err = decodeReadings(b, rr.r, rr.n)
 		if err != nil {
 			err = fmt.Errorf("%w: %w", errReply, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +83,7 @@ func TestCalibrationAcrossStarts(t *testing.T) {
 	open := func(rf rigFlags) string {
 		t.Helper()
 		var logs bytes.Buffer
-		hw, _, err := rf.open(log.New(&logs, "", 0), io.Discard)
+		hw, _, err := rf.open(textLogger(&logs), io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func calOpen(t *testing.T, spec *rig.Rig, calFile string, recal bool, change fun
 		change(sim)
 	}
 	lg := &logger{t: t}
-	env.Log, env.CalFile, env.Recalibrate = lg.log, calFile, recal
+	env.Logger, env.CalFile, env.Recalibrate = lg.log(), calFile, recal
 	h, err := Open(spec, env)
 	if err != nil {
 		t.Fatal(err)
