@@ -273,6 +273,90 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 	}
 }
 
+// mark1 web answers requests naming this computer (a loopback host, an address it listens
+// on, an --allow-host name), never a DNS-rebinding page's, which name the page's own host; it
+// may be linked to and read from any site, but takes no other site's POST.
+func TestWebRefusesForeignHosts(t *testing.T) {
+	h, err := webHandler(writeWebDir(t), "museum.local", "192.0.2.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, tc := range []struct {
+		name   string
+		method string
+		host   string
+		hdr    map[string]string
+		code   int
+		want   string
+	}{
+		{"rebinding", "GET", "evil.example:8080", nil, 403, `403 forbidden: Host "evil.example:8080": mark1 web answers only to this computer's`},
+		{"rebinding, bare", "GET", "evil.example", nil, 403, `Host "evil.example"`},
+		{"another address", "GET", "192.0.2.3:8080", nil, 403, "--allow-host"},
+		{"loopback", "GET", "127.0.0.1:8080", nil, 200, "stand-in index.html"},
+		{"localhost", "GET", "localhost:8080", nil, 200, "stand-in index.html"},
+		{"listened on", "GET", "192.0.2.2:8080", nil, 200, "stand-in index.html"},
+		{"allowed", "GET", "MUSEUM.local:8080", nil, 200, "stand-in index.html"},
+		{"a link from another site", "GET", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 200, "stand-in index.html"},
+		{"another site's post", "POST", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, `403 forbidden: Sec-Fetch-Site "cross-site": mark1 web does not answer web pages`},
+		{"a plain post", "POST", "", nil, 405, "405 method not allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, srv.URL+"/", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			for k, v := range tc.hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Errorf("%d %q, want %d with %q", resp.StatusCode, b, tc.code, tc.want)
+			}
+			if resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("headers %v", resp.Header)
+			}
+		})
+	}
+}
+
+// The names mark1 web answers to besides loopback ones: the host --addr names, or every
+// interface's address when it names none, and the --allow-host names.
+func TestWebHosts(t *testing.T) {
+	ifaces := []net.Addr{
+		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+		&net.IPNet{IP: net.ParseIP("192.0.2.2").To4(), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("fd00::2"), Mask: net.CIDRMask(64, 128)},
+	}
+	for _, tc := range []struct {
+		host  string
+		allow []string
+		want  string
+	}{
+		{"127.0.0.1", nil, "127.0.0.1"},
+		{"192.0.2.2", []string{"museum.local"}, "museum.local 192.0.2.2"},
+		{"mypc.local", nil, "mypc.local"},
+		{"0.0.0.0", []string{"museum.local"}, "museum.local 127.0.0.1 192.0.2.2 fd00::2"},
+		{"", nil, "127.0.0.1 192.0.2.2 fd00::2"},
+		{"::", nil, "127.0.0.1 192.0.2.2 fd00::2"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			if got := strings.Join(webHosts(tc.host, ifaces, tc.allow), " "); got != tc.want {
+				t.Errorf("webHosts(%q, %q) = %q, want %q", tc.host, tc.allow, got, tc.want)
+			}
+		})
+	}
+}
+
 // The page's inline script and style are allowed by their hashes, as the browser computes them.
 func TestPageCSP(t *testing.T) {
 	page := []byte("<html><head><style>\r\n  body { x: 1; }\r\n</style></head><body><script src=\"wasm_exec.js\"></script><script>alert(1)</script></body></html>")
