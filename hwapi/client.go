@@ -47,8 +47,8 @@ func NewClient(addr, token string) (*Client, error) {
 	return &Client{base: strings.TrimRight(base, "/"), token: token, hc: &http.Client{}}, nil
 }
 
-// Addr returns the bridge's address as given.
-func (c *Client) Addr() string { return strings.TrimPrefix(c.base, "http://") }
+// addr returns the bridge's address as given.
+func (c *Client) addr() string { return strings.TrimPrefix(c.base, "http://") }
 
 // Err returns the first error that ended the client's session with the rig: a refusal (the
 // rig halted, a request it would not take), a bridge gone, or pots whose read-backs did not
@@ -69,7 +69,9 @@ func (c *Client) failed(err error) error {
 	return err
 }
 
-// StatusError is a bridge's refusal.
+// StatusError is a bridge's refusal, as the Client's methods return it: errors.As tells a
+// caller the status (401 a wrong token, 409 a halted rig, 429 too many requests) and the
+// bridge's one-line reason.
 type StatusError struct {
 	Code int
 	Msg  string
@@ -131,7 +133,7 @@ func (c *Client) once(ctx context.Context, method, path string, in any, read fun
 		return fmt.Errorf("bridge: %w", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
 	if err != nil {
 		return fmt.Errorf("bridge: %s %s: %w", method, path, err)
 	}
@@ -170,7 +172,7 @@ func (c *Client) Wait(ctx context.Context, wait time.Duration, waiting func()) (
 			return info, err
 		}
 		if !time.Now().Before(deadline) {
-			return info, fmt.Errorf("no bridge answers at %s after %v: is hwbridge running? (hwbridge serve --rig FILE): %w", c.Addr(), wait, err)
+			return info, fmt.Errorf("no bridge answers at %s after %v: is hwbridge running? (hwbridge serve --rig FILE): %w", c.addr(), wait, err)
 		}
 		if !told && waiting != nil {
 			waiting()
@@ -239,8 +241,9 @@ func (c *Client) InjectFault(ctx context.Context, f Fault) error {
 	return c.do(ctx, http.MethodPost, "/v1/sim/fault", f, nil)
 }
 
-// Events calls fn with every event of the bridge's stream until ctx ends or the stream does.
-func (c *Client) Events(ctx context.Context, fn func(Event)) error {
+// events calls fn with every event of the bridge's stream until ctx ends or the stream does
+// (mark1 follows no stream: the package's tests read the endpoint with it).
+func (c *Client) events(ctx context.Context, fn func(Event)) error {
 	req, err := c.request(ctx, http.MethodGet, "/v1/events", nil)
 	if err != nil {
 		return err

@@ -335,7 +335,7 @@ func TestClientAndRemoteRacks(t *testing.T) {
 	got := make(chan Event, 1)
 	ectx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- c.Events(ectx, func(e Event) { got <- e }) }()
+	go func() { done <- c.events(ectx, func(e Event) { got <- e }) }()
 	for i := 0; ; i++ {
 		h.Events().Publish(Event{Kind: "fault", Chip: "pots0", Message: "NACK"})
 		select {

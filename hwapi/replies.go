@@ -10,16 +10,16 @@ import (
 // field the client uses, so a broken or hostile bridge gives the client an error naming the
 // field, never a value out of range or a panic. Fields a newer bridge adds are ignored.
 
-// MaxReply bounds a reply's size (an Info carries the wiring file's text).
-const MaxReply = 16 << 20
+// maxReply bounds a reply's size (an Info carries the wiring file's text).
+const maxReply = 16 << 20
 
 func replyErr(what string, format string, a ...any) error {
 	return fmt.Errorf("bridge: %s reply: %s", what, fmt.Sprintf(format, a...))
 }
 
 func unmarshalReply(data []byte, what string, v any) error {
-	if len(data) > MaxReply {
-		return replyErr(what, "larger than %d bytes", MaxReply)
+	if len(data) > maxReply {
+		return replyErr(what, "larger than %d bytes", maxReply)
 	}
 	if string(data) == "null" || len(data) == 0 {
 		return replyErr(what, "empty")

@@ -281,6 +281,7 @@ fault_lamp = "console:B7"
 	defer cancel()
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: hwapi.NewBroker(), logger: logger, epochs: 10, exit: cancel}
 	sub := hl.events.Subscribe()
+	defer hl.events.Unsubscribe(sub)
 	go func() {
 		// Press Train: ground A0 long enough for the debounce.
 		time.Sleep(50 * time.Millisecond)
