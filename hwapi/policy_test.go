@@ -61,39 +61,41 @@ func TestWatchdogArmsAtFirstClient(t *testing.T) {
 // send, until POST /v1/resume; reading goes on.
 func TestHaltRefusesMotionUntilResume(t *testing.T) {
 	for _, mode := range []string{"mirror", "loop"} {
-		f := newFake(mode)
-		_, srv := serve(t, f, Opts{Watchdog: time.Second})
-		if code, body := post(t, srv, "/v1/halt", "", ""); code != 200 || !strings.Contains(body, `"generation":1`) {
-			t.Fatalf("%s: halt: %d %s", mode, code, body)
-		}
-		move := map[string]string{"mirror": "/v1/frame", "loop": "/v1/loop/drive"}[mode]
-		moveBody := map[string]string{"mirror": `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`,
-			"loop": `{"r":0,"active":[1],"on_active":1,"on_inactive":0}`}[mode]
-		code, body := post(t, srv, move, "", moveBody)
-		if code != 409 || !strings.Contains(body, "the rig is halted (POST /v1/halt from 127.0.0.1") || !strings.Contains(body, "POST /v1/resume") {
-			t.Errorf("%s: %s while halted: %d %s", mode, move, code, body)
-		}
-		if code, _ := post(t, srv, "/v1/heartbeat", "", `{}`); code != 200 {
-			t.Errorf("%s: heartbeat while halted: %d", mode, code)
-		}
-		if mode == "loop" {
-			if code, body := post(t, srv, "/v1/loop/sum", "", `{"r":0,"active":[1]}`); code != 200 {
-				t.Errorf("sum while halted: %d %s", code, body)
+		t.Run(mode, func(t *testing.T) {
+			f := newFake(mode)
+			_, srv := serve(t, f, Opts{Watchdog: time.Second})
+			if code, body := post(t, srv, "/v1/halt", "", ""); code != 200 || !strings.Contains(body, `"generation":1`) {
+				t.Fatalf("%s: halt: %d %s", mode, code, body)
 			}
-		}
-		if st := statusOf(t, srv); !strings.HasPrefix(st.Halted, "POST /v1/halt from 127.0.0.1") {
-			t.Errorf("%s: status halted %q", mode, st.Halted)
-		}
-		if code, body := post(t, srv, "/v1/resume", "", `{}`); code != 200 || !strings.Contains(body, "motion goes on") {
-			t.Errorf("%s: resume: %d %s", mode, code, body)
-		}
-		if code, body := post(t, srv, move, "", moveBody); code != 200 {
-			t.Errorf("%s: %s after resume: %d %s", mode, move, code, body)
-		}
-		want := map[string]string{"mirror": "hold,resume,set", "loop": "hold,resume,drive"}[mode]
-		if calls := strings.Join(f.Calls(), ","); calls != want {
-			t.Errorf("%s: backend calls %s, want %s", mode, calls, want)
-		}
+			move := map[string]string{"mirror": "/v1/frame", "loop": "/v1/loop/drive"}[mode]
+			moveBody := map[string]string{"mirror": `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`,
+				"loop": `{"r":0,"active":[1],"on_active":1,"on_inactive":0}`}[mode]
+			code, body := post(t, srv, move, "", moveBody)
+			if code != 409 || !strings.Contains(body, "the rig is halted (POST /v1/halt from 127.0.0.1") || !strings.Contains(body, "POST /v1/resume") {
+				t.Errorf("%s: %s while halted: %d %s", mode, move, code, body)
+			}
+			if code, _ := post(t, srv, "/v1/heartbeat", "", `{}`); code != 200 {
+				t.Errorf("%s: heartbeat while halted: %d", mode, code)
+			}
+			if mode == "loop" {
+				if code, body := post(t, srv, "/v1/loop/sum", "", `{"r":0,"active":[1]}`); code != 200 {
+					t.Errorf("sum while halted: %d %s", code, body)
+				}
+			}
+			if st := statusOf(t, srv); !strings.HasPrefix(st.Halted, "POST /v1/halt from 127.0.0.1") {
+				t.Errorf("%s: status halted %q", mode, st.Halted)
+			}
+			if code, body := post(t, srv, "/v1/resume", "", `{}`); code != 200 || !strings.Contains(body, "motion goes on") {
+				t.Errorf("%s: resume: %d %s", mode, code, body)
+			}
+			if code, body := post(t, srv, move, "", moveBody); code != 200 {
+				t.Errorf("%s: %s after resume: %d %s", mode, move, code, body)
+			}
+			want := map[string]string{"mirror": "hold,resume,set", "loop": "hold,resume,drive"}[mode]
+			if calls := strings.Join(f.Calls(), ","); calls != want {
+				t.Errorf("%s: backend calls %s, want %s", mode, calls, want)
+			}
+		})
 	}
 }
 
@@ -388,10 +390,12 @@ func TestClientChecksInfo(t *testing.T) {
 		{`null`, "info reply: empty"},
 		{`[]`, "info reply: the body: want an object"},
 	} {
-		_, err := decodeInfo([]byte(tc.body))
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := decodeInfo([]byte(tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -400,15 +404,17 @@ func TestClientChecksInfo(t *testing.T) {
 func TestReadingsOutOfRange(t *testing.T) {
 	_, srv := serve(t, newFake("loop"), Opts{})
 	for _, q := range []string{"r=-1", "r=2", "r=99999999999999999999", "r=x", "", "r=0&r=1", "r=0&x=1"} {
-		resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?" + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := readAll(t, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 400 || !strings.Contains(string(b), `"error":"`) || strings.Contains(string(b), `"w"`) {
-			t.Errorf("readings?%s: %d %s, want 400 and an error", q, resp.StatusCode, b)
-		}
+		t.Run(q, func(t *testing.T) {
+			resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?" + q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := readAll(t, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 400 || !strings.Contains(string(b), `"error":"`) || strings.Contains(string(b), `"w"`) {
+				t.Errorf("readings?%s: %d %s, want 400 and an error", q, resp.StatusCode, b)
+			}
+		})
 	}
 	resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?r=1")
 	if err != nil {

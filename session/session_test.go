@@ -396,10 +396,18 @@ func TestCommands(t *testing.T) {
 	if f.Kind != session.None {
 		t.Errorf("kind %v after a refused lesson", f.Kind)
 	}
-	for _, bad := range []error{s.Teach(-1), s.SetSpeed(0), s.SetSpeed(session.Speed(math.NaN())), s.SetRule(machine.Rule(7)), s.Present(image.NewGray(image.Rect(0, 0, 0, 0)))} {
-		if bad == nil {
-			t.Errorf("a bad command was accepted")
-		}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"Teach(-1)", s.Teach(-1)}, {"SetSpeed(0)", s.SetSpeed(0)}, {"SetSpeed(NaN)", s.SetSpeed(session.Speed(math.NaN()))},
+		{"SetRule(7)", s.SetRule(machine.Rule(7))}, {"Present(empty)", s.Present(image.NewGray(image.Rect(0, 0, 0, 0)))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.err == nil {
+				t.Errorf("a bad command was accepted")
+			}
+		})
 	}
 }
 
@@ -621,9 +629,11 @@ func TestNewErrors(t *testing.T) {
 		{"bad speed", session.Options{Sets: builtin.Load, Speed: -1}},
 		{"bad config", session.Options{Sets: builtin.Load, Config: &bad}},
 	} {
-		if _, err := session.New(c.opts); err == nil {
-			t.Errorf("%s: no error", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := session.New(c.opts); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+		})
 	}
 }
 
@@ -665,9 +675,11 @@ func TestSpeedIsMax(t *testing.T) {
 		{session.Max, true}, {session.Speed(math.Inf(1)), true}, {session.Historical, false},
 		{1e300, false}, {session.MinSpeed, false}, {session.Speed(math.NaN()), false},
 	} {
-		if got := c.s.IsMax(); got != c.want {
-			t.Errorf("Speed(%v).IsMax() = %v, want %v", float64(c.s), got, c.want)
-		}
+		t.Run(fmt.Sprint(float64(c.s)), func(t *testing.T) {
+			if got := c.s.IsMax(); got != c.want {
+				t.Errorf("Speed(%v).IsMax() = %v, want %v", float64(c.s), got, c.want)
+			}
+		})
 	}
 }
 

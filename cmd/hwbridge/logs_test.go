@@ -50,9 +50,11 @@ func TestLogFlags(t *testing.T) {
 	}
 	// The flags are every daemon command's.
 	for _, cmd := range []string{"serve", "run", "calibrate"} {
-		var out, errb bytes.Buffer
-		if code := run([]string{cmd, "--log-level", "loud"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--log-level") {
-			t.Errorf("hwbridge %s --log-level loud: exit %d, %q", cmd, code, errb.String())
-		}
+		t.Run(cmd, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run([]string{cmd, "--log-level", "loud"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--log-level") {
+				t.Errorf("hwbridge %s --log-level loud: exit %d, %q", cmd, code, errb.String())
+			}
+		})
 	}
 }

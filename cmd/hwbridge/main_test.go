@@ -35,13 +35,15 @@ func TestCheckListen(t *testing.T) {
 		{"192.168.1.20:8707", "0123456789abcdef", true},
 		{"nonsense", "", false},
 	} {
-		err := checkListen(tc.addr, tc.token)
-		if (err == nil) != tc.ok {
-			t.Errorf("checkListen(%q, %q) = %v", tc.addr, tc.token, err)
-		}
-		if err != nil && tc.addr != "nonsense" && !strings.Contains(err.Error(), "give --token-file") {
-			t.Errorf("checkListen(%q): %v", tc.addr, err)
-		}
+		t.Run(tc.addr, func(t *testing.T) {
+			err := checkListen(tc.addr, tc.token)
+			if (err == nil) != tc.ok {
+				t.Errorf("checkListen(%q, %q) = %v", tc.addr, tc.token, err)
+			}
+			if err != nil && tc.addr != "nonsense" && !strings.Contains(err.Error(), "give --token-file") {
+				t.Errorf("checkListen(%q): %v", tc.addr, err)
+			}
+		})
 	}
 }
 
@@ -68,9 +70,11 @@ func TestReadToken(t *testing.T) {
 		{dir, "not a regular file"},
 		{filepath.Join(dir, "none"), "no such file"},
 	} {
-		if _, err := readToken(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("readToken(%s) = %v, want %q", tc.path, err, tc.want)
-		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			if _, err := readToken(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("readToken(%s) = %v, want %q", tc.path, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -124,11 +128,13 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "1500", "--position", "0.5"}, 2, "give one of --us N"},
 		{[]string{"serve", "--rig", "../../testdata/rig/sim-loop.toml", "--allow-host", "evil.example:80"}, 2, `"evil.example:80": want a host name`},
 	} {
-		var out, errb bytes.Buffer
-		code := run(tc.args, &out, &errb)
-		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("hwbridge %q: exit %d, %q; want %d with %q", tc.args, code, errb.String(), tc.code, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("hwbridge %q: exit %d, %q; want %d with %q", tc.args, code, errb.String(), tc.code, tc.want)
+			}
+		})
 	}
 	var out, errb bytes.Buffer
 	if code := run([]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--simulate", "--pot", "R0.A3", "--us", "1500"}, &out, &errb); code != 0 ||

@@ -144,18 +144,20 @@ func TestWebServes(t *testing.T) {
 		{"mark1-museum.wasm", "application/wasm", "stand-in mark1-museum.wasm"},
 		{"wasm_exec.js", "text/javascript; charset=utf-8", "stand-in wasm_exec.js"},
 	} {
-		resp, err := http.Get(url + c.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
-			t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
-		}
+		t.Run("/"+c.path, func(t *testing.T) {
+			resp, err := http.Get(url + c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
+				t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
+			}
+		})
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
@@ -225,32 +227,38 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 
 	for _, p := range []string{"/.env", "/.git/config", "/.git/", "/sub/", "/sub/x.txt", "/notes.txt", "/link.txt",
 		"/up/secret.txt", "/up/", "/..%2fsecret.txt", "/favicon.ico", "/index.html/", "/mark1-museum.wasm/.."} {
-		resp, body := webAsk(t, srv.URL, "GET", p)
-		if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") || strings.Contains(body, "<a href") {
-			t.Errorf("GET %s: %d %q, want 404 and nothing of the file or folder", p, resp.StatusCode, body)
-		}
+		t.Run(p, func(t *testing.T) {
+			resp, body := webAsk(t, srv.URL, "GET", p)
+			if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") || strings.Contains(body, "<a href") {
+				t.Errorf("GET %s: %d %q, want 404 and nothing of the file or folder", p, resp.StatusCode, body)
+			}
+		})
 	}
 	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "TRACE", "OPTIONS", "CONNECT"} {
-		resp, body := webAsk(t, srv.URL, m, "/index.html")
-		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || strings.Contains(body, "stand-in") {
-			t.Errorf("%s /index.html: %d, Allow %q, body %q: want 405 with Allow: GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"), body)
-		}
+		t.Run(m, func(t *testing.T) {
+			resp, body := webAsk(t, srv.URL, m, "/index.html")
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || strings.Contains(body, "stand-in") {
+				t.Errorf("%s /index.html: %d, Allow %q, body %q: want 405 with Allow: GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"), body)
+			}
+		})
 	}
 	resp, body := webAsk(t, srv.URL, "HEAD", "/mark1-museum.wasm")
 	if resp.StatusCode != 200 || body != "" || resp.Header.Get("Content-Type") != "application/wasm" {
 		t.Errorf("HEAD /mark1-museum.wasm: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	for _, p := range []string{"/", "/index.html", "/wasm_exec.js", "/mark1-museum.wasm", "/nothing"} {
-		resp, _ := webAsk(t, srv.URL, "GET", p)
-		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
-			if got := resp.Header.Get(k); got != v {
-				t.Errorf("GET %s: %s %q, want %q", p, k, got, v)
+		t.Run(p, func(t *testing.T) {
+			resp, _ := webAsk(t, srv.URL, "GET", p)
+			for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
+				if got := resp.Header.Get(k); got != v {
+					t.Errorf("GET %s: %s %q, want %q", p, k, got, v)
+				}
 			}
-		}
-		csp := resp.Header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
-			t.Errorf("GET %s: Content-Security-Policy %q", p, csp)
-		}
+			csp := resp.Header.Get("Content-Security-Policy")
+			if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+				t.Errorf("GET %s: Content-Security-Policy %q", p, csp)
+			}
+		})
 	}
 	resp, _ = webAsk(t, srv.URL, "GET", "/")
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(csp, "unsafe-inline") {
@@ -398,20 +406,22 @@ func TestWebTimeouts(t *testing.T) {
 		{"idle after a request", "GET /wasm_exec.js HTTP/1.1\r\nHost: x\r\n\r\n"},
 		{"half a header", "GET / HTTP/1.1\r\nHost: x\r\n"},
 	} {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Write([]byte(c.send)); err != nil {
-			t.Fatal(err)
-		}
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		start := time.Now()
-		_, err = io.ReadAll(conn) // the reply if any, then the server's close
-		conn.Close()
-		if err != nil {
-			t.Errorf("%s: the server kept the connection open %v (%v)", c.name, time.Since(start).Round(time.Millisecond), err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Write([]byte(c.send)); err != nil {
+				t.Fatal(err)
+			}
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			start := time.Now()
+			_, err = io.ReadAll(conn) // the reply if any, then the server's close
+			conn.Close()
+			if err != nil {
+				t.Errorf("%s: the server kept the connection open %v (%v)", c.name, time.Since(start).Round(time.Millisecond), err)
+			}
+		})
 	}
 }
 
@@ -440,10 +450,12 @@ func TestWebURLs(t *testing.T) {
 		{"::1", &net.TCPAddr{IP: net.ParseIP("::1"), Port: 8080}, "http://[::1]:8080/", nil},
 		{"192.0.2.2", &net.TCPAddr{IP: net.ParseIP("192.0.2.2"), Port: 8080}, "http://192.0.2.2:8080/", []string{"http://192.0.2.2:8080/"}},
 	} {
-		here, others := webURLs(c.host, c.ln, ifaces)
-		if here != c.here || strings.Join(others, " ") != strings.Join(c.others, " ") || (others == nil) != (c.others == nil) {
-			t.Errorf("webURLs(%q): %q %q, want %q %q", c.host, here, others, c.here, c.others)
-		}
+		t.Run(c.host, func(t *testing.T) {
+			here, others := webURLs(c.host, c.ln, ifaces)
+			if here != c.here || strings.Join(others, " ") != strings.Join(c.others, " ") || (others == nil) != (c.others == nil) {
+				t.Errorf("webURLs(%q): %q %q, want %q %q", c.host, here, others, c.here, c.others)
+			}
+		})
 	}
 	if here, others := webURLs("0.0.0.0", all, ifaces[:2]); here != "http://localhost:8080/" || others == nil || len(others) != 0 {
 		t.Errorf("every interface, none but loopback: %q %q", here, others)
