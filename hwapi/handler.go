@@ -63,8 +63,10 @@ type Opts struct {
 	OnWatchdog string
 	// MaxStreams bounds the event streams open at once; default 8.
 	MaxStreams int
-	// Logger receives the notable events: refusals (Info; past the first of a minute, one
-	// summary), the watchdog (Warn), halts and resumes (Info). Nil: none.
+	// Logger receives the notable events, with component=hwapi: refusals (the first of a
+	// status from an address, then one summary a minute; Warn for a wrong token, a browser's
+	// or a foreign Host's request, Info for the rest), the watchdog and halts (Warn), resumes
+	// and releases (Info). Nil: none.
 	Logger *slog.Logger
 
 	now func() time.Time // the clock (nil: time.Now); tests set a manual clock
