@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// Client talks to a bridge. Every reply is checked before it is used (DecodeInfo and the
+// Client talks to a bridge. Every reply is checked before it is used (decodeInfo and the
 // others): a bridge's replies are untrusted input.
 type Client struct {
 	base  string
@@ -47,8 +47,8 @@ func NewClient(addr, token string) (*Client, error) {
 	return &Client{base: strings.TrimRight(base, "/"), token: token, hc: &http.Client{}}, nil
 }
 
-// Addr returns the bridge's address as given.
-func (c *Client) Addr() string { return strings.TrimPrefix(c.base, "http://") }
+// addr returns the bridge's address as given.
+func (c *Client) addr() string { return strings.TrimPrefix(c.base, "http://") }
 
 // Err returns the first error that ended the client's session with the rig: a refusal (the
 // rig halted, a request it would not take), a bridge gone, or pots whose read-backs did not
@@ -69,7 +69,9 @@ func (c *Client) failed(err error) error {
 	return err
 }
 
-// StatusError is a bridge's refusal.
+// StatusError is a bridge's refusal, as the Client's methods return it: errors.As tells a
+// caller the status (401 a wrong token, 409 a halted rig, 429 too many requests) and the
+// bridge's one-line reason.
 type StatusError struct {
 	Code int
 	Msg  string
@@ -131,7 +133,7 @@ func (c *Client) once(ctx context.Context, method, path string, in any, read fun
 		return fmt.Errorf("bridge: %w", err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
 	if err != nil {
 		return fmt.Errorf("bridge: %s %s: %w", method, path, err)
 	}
@@ -152,10 +154,10 @@ func (c *Client) once(ctx context.Context, method, path string, in any, read fun
 	return nil
 }
 
-// Info returns the rig's description, checked whole (DecodeInfo).
+// Info returns the rig's description, checked whole (decodeInfo).
 func (c *Client) Info(ctx context.Context) (Info, error) {
 	var i Info
-	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = DecodeInfo(b); return err })
+	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = decodeInfo(b); return err })
 	return i, err
 }
 
@@ -170,7 +172,7 @@ func (c *Client) Wait(ctx context.Context, wait time.Duration, waiting func()) (
 			return info, err
 		}
 		if !time.Now().Before(deadline) {
-			return info, fmt.Errorf("no bridge answers at %s after %v: is hwbridge running? (hwbridge serve --rig FILE): %w", c.Addr(), wait, err)
+			return info, fmt.Errorf("no bridge answers at %s after %v: is hwbridge running? (hwbridge serve --rig FILE): %w", c.addr(), wait, err)
 		}
 		if !told && waiting != nil {
 			waiting()
@@ -192,20 +194,20 @@ func refused(err error) bool {
 // Status returns the rig's state.
 func (c *Client) Status(ctx context.Context) (Status, error) {
 	var s Status
-	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = DecodeStatus(b); return err })
+	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = decodeStatus(b); return err })
 	return s, err
 }
 
 // Frame sends weight targets.
 func (c *Client) Frame(ctx context.Context, f Frame) (FrameReply, error) {
 	var r FrameReply
-	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = DecodeFrameReply(b, f); return err })
+	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = decodeFrameReply(b, f); return err })
 	return r, err
 }
 
 func (c *Client) ack(ctx context.Context, path, what string) (Ack, error) {
 	var a Ack
-	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = DecodeAck(b, what); return err })
+	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = decodeAck(b, what); return err })
 	return a, err
 }
 
@@ -239,8 +241,9 @@ func (c *Client) InjectFault(ctx context.Context, f Fault) error {
 	return c.do(ctx, http.MethodPost, "/v1/sim/fault", f, nil)
 }
 
-// Events calls fn with every event of the bridge's stream until ctx ends or the stream does.
-func (c *Client) Events(ctx context.Context, fn func(Event)) error {
+// events calls fn with every event of the bridge's stream until ctx ends or the stream does
+// (mark1 follows no stream: the package's tests read the endpoint with it).
+func (c *Client) events(ctx context.Context, fn func(Event)) error {
 	req, err := c.request(ctx, http.MethodGet, "/v1/events", nil)
 	if err != nil {
 		return err
@@ -344,7 +347,7 @@ func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
 	defer cancel()
 	var rep SumReply
 	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, func(b []byte) (err error) {
-		rep, err = DecodeSumReply(b)
+		rep, err = decodeSumReply(b)
 		return err
 	})
 	if err != nil {
@@ -374,7 +377,7 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	defer cancel()
 	var rep DriveReply
 	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
-		func(b []byte) (err error) { rep, err = DecodeDriveReply(b); return err })
+		func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
 	if err != nil {
 		return rr.c.failed(fmt.Errorf("rack R%d: drive: %w", rr.r, err))
 	}
@@ -451,7 +454,7 @@ func (rr *RemoteRack) read(dst []float64) error {
 	defer cancel()
 	var rep Readings
 	err := rr.c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, func(b []byte) (err error) {
-		rep, err = DecodeReadings(b, rr.r, rr.n)
+		rep, err = decodeReadings(b, rr.r, rr.n)
 		if err != nil {
 			err = fmt.Errorf("%w: %w", errReply, err)
 		}

@@ -121,9 +121,9 @@ func checkWeight(i int, in *weightIn) (Weight, error) {
 	return w, nil
 }
 
-// DecodeFrame reads and checks a Frame: "seq" and "weights" (a list, perhaps empty) must be
+// decodeFrame reads and checks a Frame: "seq" and "weights" (a list, perhaps empty) must be
 // there, and every weight's "r", "a" and "w".
-func DecodeFrame(r io.Reader) (Frame, error) {
+func decodeFrame(r io.Reader) (Frame, error) {
 	var in *struct {
 		Seq     *uint64      `json:"seq"`
 		Weights *[]*weightIn `json:"weights"`
@@ -184,8 +184,8 @@ func checkR(what string, r *int) (int, error) {
 	return *r, nil
 }
 
-// DecodeSum reads and checks a SumRequest: "r" and "active" must be there.
-func DecodeSum(r io.Reader) (SumRequest, error) {
+// decodeSum reads and checks a SumRequest: "r" and "active" must be there.
+func decodeSum(r io.Reader) (SumRequest, error) {
 	var in *struct {
 		R      *int    `json:"r"`
 		Active *[]*int `json:"active"`
@@ -207,9 +207,9 @@ func DecodeSum(r io.Reader) (SumRequest, error) {
 	return s, nil
 }
 
-// DecodeDrive reads and checks a DriveRequest: "r", "active", "on_active" and "on_inactive"
+// decodeDrive reads and checks a DriveRequest: "r", "active", "on_active" and "on_inactive"
 // must be there.
-func DecodeDrive(r io.Reader) (DriveRequest, error) {
+func decodeDrive(r io.Reader) (DriveRequest, error) {
 	var in *struct {
 		R          *int     `json:"r"`
 		Active     *[]*int  `json:"active"`
@@ -243,8 +243,8 @@ func DecodeDrive(r io.Reader) (DriveRequest, error) {
 	return d, nil
 }
 
-// DecodeFault reads and checks a Fault: "bus", "addr" and "kind" must be there.
-func DecodeFault(r io.Reader) (Fault, error) {
+// decodeFault reads and checks a Fault: "bus", "addr" and "kind" must be there.
+func decodeFault(r io.Reader) (Fault, error) {
 	var in *struct {
 		Bus   *string  `json:"bus"`
 		Addr  *int     `json:"addr"`
@@ -285,8 +285,8 @@ func DecodeFault(r io.Reader) (Fault, error) {
 	return f, nil
 }
 
-// DecodeEmpty reads the body of a request that carries nothing: empty, or {}.
-func DecodeEmpty(r io.Reader, what string) error {
+// decodeEmpty reads the body of a request that carries nothing: empty, or {}.
+func decodeEmpty(r io.Reader, what string) error {
 	data, err := io.ReadAll(io.LimitReader(r, 1024))
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)

@@ -12,7 +12,7 @@ func FuzzDecodeFrame(f *testing.F) {
 	f.Add(`{"weights":[{"r":0,"a":0,"w":1e308}]}`)
 	f.Add(`{"seq":1} x`)
 	f.Fuzz(func(t *testing.T, s string) {
-		fr, err := DecodeFrame(strings.NewReader(s))
+		fr, err := decodeFrame(strings.NewReader(s))
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "frame: ") {
 				t.Fatalf("error %q", err)
@@ -35,7 +35,7 @@ func FuzzDecodeDrive(f *testing.F) {
 	f.Add(`{"r":63,"active":[65535]}`)
 	f.Add(`{"r":0,"active":[3,2]}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := DecodeDrive(strings.NewReader(s))
+		d, err := decodeDrive(strings.NewReader(s))
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "drive: ") {
 				t.Fatalf("error %q", err)
@@ -45,7 +45,7 @@ func FuzzDecodeDrive(f *testing.F) {
 		if d.R < 0 || d.R > MaxRUnit || !slices.IsSorted(d.Active) || len(slices.Compact(slices.Clone(d.Active))) != len(d.Active) {
 			t.Fatalf("accepted %+v", d)
 		}
-		if _, err := DecodeSum(strings.NewReader(s)); err != nil && !strings.Contains(err.Error(), "unknown field") {
+		if _, err := decodeSum(strings.NewReader(s)); err != nil && !strings.Contains(err.Error(), "unknown field") {
 			t.Fatalf("a valid drive's r and active refused as a sum: %v", err)
 		}
 	})
@@ -55,7 +55,7 @@ func FuzzDecodeFault(f *testing.F) {
 	f.Add(`{"bus":"main","addr":44,"kind":"nack","count":3}`)
 	f.Add(`{"bus":"main","addr":-1,"kind":"timeout","prob":0.5}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		fl, err := DecodeFault(strings.NewReader(s))
+		fl, err := decodeFault(strings.NewReader(s))
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %q", err)
@@ -87,7 +87,7 @@ func FuzzDecodeReplies(f *testing.F) {
 				t.Fatalf("error of several lines: %q", err)
 			}
 		}
-		if info, err := DecodeInfo(data); err == nil {
+		if info, err := decodeInfo(data); err == nil {
 			if info.Mode == "loop" {
 				if info.Machine == nil || info.Machine.AUnits < 1 || info.Machine.RUnits < 1 {
 					t.Fatalf("a loop rig accepted without its machine: %+v", info)
@@ -104,7 +104,7 @@ func FuzzDecodeReplies(f *testing.F) {
 		} else {
 			oneLine(err)
 		}
-		if st, err := DecodeStatus(data); err == nil {
+		if st, err := decodeStatus(data); err == nil {
 			for _, p := range st.Pots {
 				if !finite(p.Reading) || !finite(p.Target) {
 					t.Fatalf("pot %+v accepted", p)
@@ -114,30 +114,30 @@ func FuzzDecodeReplies(f *testing.F) {
 			oneLine(err)
 		}
 		fr := Frame{Seq: 7, Weights: make([]Weight, 2)}
-		if rep, err := DecodeFrameReply(data, fr); err == nil {
+		if rep, err := decodeFrameReply(data, fr); err == nil {
 			if rep.Seq != 7 || rep.Applied < 0 || rep.Applied > 2 {
 				t.Fatalf("frame reply %+v accepted", rep)
 			}
 		} else {
 			oneLine(err)
 		}
-		if rep, err := DecodeSumReply(data); err == nil {
+		if rep, err := decodeSumReply(data); err == nil {
 			if !finite(rep.Sum) {
 				t.Fatalf("sum %v accepted", rep.Sum)
 			}
 		} else {
 			oneLine(err)
 		}
-		if rep, err := DecodeReadings(data, 0, 3); err == nil {
+		if rep, err := decodeReadings(data, 0, 3); err == nil {
 			if len(rep.W) != 3 {
 				t.Fatalf("readings %+v accepted", rep)
 			}
 		} else {
 			oneLine(err)
 		}
-		_, err := DecodeAck(data, "heartbeat")
+		_, err := decodeAck(data, "heartbeat")
 		oneLine(err)
-		_, err = DecodeDriveReply(data)
+		_, err = decodeDriveReply(data)
 		oneLine(err)
 	})
 }

@@ -2,19 +2,20 @@ package hwapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/mark1-perceptron/mark1/internal/httpguard"
 )
 
 // Backend is the rig a Handler serves.
@@ -51,8 +52,8 @@ type Opts struct {
 	// when there is no token (without a token every other Host is refused: a DNS-rebinding
 	// page's requests carry its own name).
 	AllowHosts []string
-	// Rate is the most requests per second served (a token bucket of Burst); default 2000,
-	// burst 400 (a loop machine asks for a sum per R-unit per presentation).
+	// Rate is the most requests per second served (a token bucket of Burst, x/time/rate's);
+	// default 2000, burst 400 (a loop machine asks for a sum per R-unit per presentation).
 	Rate  float64
 	Burst int
 	// Watchdog: once a client has sent a control request (frame, heartbeat, drive, sum), when
@@ -62,8 +63,11 @@ type Opts struct {
 	OnWatchdog string
 	// MaxStreams bounds the event streams open at once; default 8.
 	MaxStreams int
-	// Log receives one line per notable event (nil: none).
-	Log func(format string, a ...any)
+	// Logger receives the notable events, with component=hwapi: refusals (the first of a
+	// status from an address, then one summary a minute; Warn for a wrong token, a browser's
+	// or a foreign Host's request, Info for the rest), the watchdog and halts (Warn), resumes
+	// and releases (Info). Nil: none.
+	Logger *slog.Logger
 
 	now func() time.Time // the clock (nil: time.Now); tests set a manual clock
 }
@@ -72,14 +76,11 @@ type Opts struct {
 type Handler struct {
 	b      Backend
 	opts   Opts
-	token  [32]byte
-	mux    *http.ServeMux
+	log    *slog.Logger
+	serve  http.Handler // the defences (httpguard), then the endpoints
 	events *Broker
-	hosts  map[string]bool // lower-case names a Host may have without a token
 
 	mu          sync.Mutex
-	tokens      float64
-	last        time.Time // last refill of the bucket
 	lastControl time.Time
 	armed       bool   // a client is in control: the watchdog watches
 	stopped     string // why the watchdog stopped motion ("" when it did not)
@@ -104,16 +105,11 @@ func NewHandler(b Backend, opts Opts) *Handler {
 	if opts.now == nil {
 		opts.now = time.Now
 	}
-	if opts.Log == nil {
-		opts.Log = func(string, ...any) {}
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{b: b, opts: opts, events: NewBroker(), tokens: float64(opts.Burst), refusals: map[refusalKey]*refusalCount{},
-		hosts: map[string]bool{"localhost": true}}
-	for _, name := range opts.AllowHosts {
-		h.hosts[strings.ToLower(strings.TrimSuffix(name, "."))] = true
-	}
-	h.token = sha256.Sum256([]byte(opts.Token))
-	h.last = opts.now()
+	h := &Handler{b: b, opts: opts, log: lg.With("component", "hwapi"), events: NewBroker(), refusals: map[refusalKey]*refusalCount{}}
 	h.lastControl = opts.now()
 	m := http.NewServeMux()
 	m.HandleFunc("GET /v1/info", h.info)
@@ -131,96 +127,28 @@ func NewHandler(b Backend, opts Opts) *Handler {
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusNotFound, fmt.Sprintf("no endpoint %s %s (see GET /v1/info)", r.Method, r.URL.Path))
 	})
-	h.mux = m
+	var hosts *httpguard.Hosts // with a token, the token is the defence: any Host (a Pi on the network)
+	if opts.Token == "" {
+		hosts = httpguard.NewHosts(opts.AllowHosts...)
+	}
+	h.serve = httpguard.New(httpguard.Opts{
+		Headers: []string{"Cache-Control", "no-store", "X-Content-Type-Options", "nosniff"},
+		Browser: httpguard.BrowserOpts{Name: "the bridge", Hosts: hosts,
+			HostHint: "without a token the bridge answers only to loopback names and addresses (127.0.0.1, [::1], localhost) and --allow-host ones"},
+		Token: opts.Token, Realm: "hwbridge",
+		Limiter: rate.NewLimiter(rate.Limit(opts.Rate), opts.Burst), Now: opts.now,
+		JSONPosts: true, MaxBody: MaxBody,
+		Refuse: h.refuse,
+	})(m)
 	return h
 }
 
 // Events returns the broker of the handler's event stream, to publish the rig's events.
 func (h *Handler) Events() *Broker { return h.events }
 
-// ServeHTTP implements http.Handler: the browser defences, authentication, the rate limit and
-// the body bound, then the endpoint.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	if msg := h.fromBrowser(r); msg != "" {
-		h.refuse(w, r, http.StatusForbidden, msg)
-		return
-	}
-	if h.opts.Token != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(got))
-		// Compare digests, of equal length, in constant time: the time says nothing of the token.
-		if subtle.ConstantTimeCompare(sum[:], h.token[:]) != 1 || !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="hwbridge"`)
-			h.refuse(w, r, http.StatusUnauthorized, "missing or wrong token (Authorization: Bearer TOKEN)")
-			return
-		}
-	}
-	if !h.allow() {
-		w.Header().Set("Retry-After", "1")
-		h.mu.Lock()
-		h.stats.RateLimited++
-		h.mu.Unlock()
-		h.refuse(w, r, http.StatusTooManyRequests, fmt.Sprintf("more than %g requests per second", h.opts.Rate))
-		return
-	}
-	if r.Method == http.MethodPost {
-		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		if err != nil || mt != "application/json" {
-			h.refuse(w, r, http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: want application/json", r.Header.Get("Content-Type")))
-			return
-		}
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	h.mux.ServeHTTP(w, r)
-}
-
-// fromBrowser returns why a request looks sent by a web page (another site's, or a
-// DNS-rebinding one's), or "": a page's script can make a browser send requests to the bridge,
-// and read nothing back, unless the bridge is the page's own origin.
-func (h *Handler) fromBrowser(r *http.Request) string {
-	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host && o != "https://"+r.Host {
-		return fmt.Sprintf("Origin %q: the bridge does not answer web pages", o)
-	}
-	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
-		return fmt.Sprintf("Sec-Fetch-Site %q: the bridge does not answer web pages", s)
-	}
-	if h.opts.Token == "" && !h.hostAllowed(r.Host) {
-		return fmt.Sprintf("Host %q: without a token the bridge answers only to loopback names and addresses (127.0.0.1, [::1], localhost) and --allow-host ones", r.Host)
-	}
-	return ""
-}
-
-// hostAllowed reports whether a Host header names a loopback address, localhost or an allowed
-// name.
-func (h *Handler) hostAllowed(host string) bool {
-	name := host
-	if hn, _, err := net.SplitHostPort(host); err == nil {
-		name = hn
-	}
-	name = strings.ToLower(strings.TrimSuffix(strings.Trim(name, "[]"), "."))
-	if ip := net.ParseIP(name); ip != nil {
-		return ip.IsLoopback() || h.hosts[ip.String()]
-	}
-	return h.hosts[name]
-}
-
-// allow takes a token from the bucket.
-func (h *Handler) allow() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	now := h.opts.now()
-	if dt := now.Sub(h.last).Seconds(); dt > 0 {
-		h.tokens = min(float64(h.opts.Burst), h.tokens+float64(dt*h.opts.Rate))
-	}
-	h.last = now
-	if h.tokens < 1 {
-		return false
-	}
-	h.tokens--
-	return true
-}
+// ServeHTTP implements http.Handler: the defences of httpguard (headers, the browser
+// defence, the token, the rate limit, JSON bodies within MaxBody), then the endpoint.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.serve.ServeHTTP(w, r) }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
@@ -244,6 +172,15 @@ type refusalCount struct {
 // maxRefusalKeys bounds the refusal log's memory: past it, new clients share one key.
 const maxRefusalKeys = 256
 
+// refusalLevel is the level of a refusal's line: Warn for a missing token and a browser's or
+// a foreign host's request (someone trying what they may not), Info for the rest.
+func refusalLevel(status int) slog.Level {
+	if status == http.StatusUnauthorized || status == http.StatusForbidden {
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
 // refuse answers a request with an error, counts it, and logs it: the first refusal of a
 // status from a client address at once, the next ones of the minute as one summary line.
 func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
@@ -251,9 +188,10 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		addr = host
 	}
-	what := fmt.Sprintf("%s %s from %s: %d %s", r.Method, r.URL.Path, addr, status, msg)
 	h.mu.Lock()
-	if status != http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests {
+		h.stats.RateLimited++
+	} else {
 		h.stats.Refused++
 	}
 	now := h.opts.now()
@@ -265,10 +203,11 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg
 	rc := h.refusals[k]
 	if rc == nil {
 		h.refusals[k] = &refusalCount{since: now}
-		h.opts.Log("hwapi: refused %s", what)
+		h.log.Log(r.Context(), refusalLevel(status), "refused", "method", r.Method, "path", r.URL.Path, "addr", addr,
+			"status", status, "reason", msg)
 	} else {
 		rc.n++
-		rc.last = what
+		rc.last = fmt.Sprintf("%s %s: %s", r.Method, r.URL.Path, msg)
 	}
 	h.mu.Unlock()
 	writeJSON(w, status, errorReply{msg})
@@ -277,8 +216,8 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, msg
 // refusalWindow is how long refusals of one kind from one address are summed before a line.
 const refusalWindow = time.Minute
 
-// FlushRefusals logs the summary lines of refusals whose minute has passed; Watch calls it.
-func (h *Handler) FlushRefusals() {
+// flushRefusals logs the summary lines of refusals whose minute has passed; Watch calls it.
+func (h *Handler) flushRefusals() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.flushRefusalsLocked(h.opts.now())
@@ -290,8 +229,8 @@ func (h *Handler) flushRefusalsLocked(now time.Time) {
 			continue
 		}
 		if rc.n > 0 {
-			h.opts.Log("hwapi: refused %d more requests (%d) from %s in %v; the last: %s", rc.n, k.status, k.addr,
-				now.Sub(rc.since).Round(time.Second), rc.last)
+			h.log.Log(context.Background(), refusalLevel(k.status), "refused more", "count", rc.n, "status", k.status,
+				"addr", k.addr, "during", now.Sub(rc.since).Round(time.Second), "last", rc.last)
 		}
 		delete(h.refusals, k)
 	}
@@ -335,7 +274,7 @@ func (h *Handler) control(move bool) (Ack, string) {
 	if ack.Resumed != "" {
 		h.b.Resume()
 		h.events.Publish(Event{Time: now, Kind: "resumed", Message: "the controlling client is back: " + ack.Resumed})
-		h.opts.Log("hwapi: watchdog: the controlling client is back: motion goes on")
+		h.log.Info("watchdog: the controlling client is back: motion goes on")
 	}
 	return ack, ""
 }
@@ -368,7 +307,7 @@ func (h *Handler) CheckWatchdog() bool {
 	}
 	msg := fmt.Sprintf("no control request for %v: motion stopped, servos %s", silent.Round(time.Millisecond), action)
 	h.events.Publish(Event{Time: now, Kind: "watchdog", Message: msg})
-	h.opts.Log("hwapi: watchdog: %s", msg)
+	h.log.Warn("watchdog: "+msg, "silent", silent.Round(time.Millisecond), "servos", action)
 	return true
 }
 
@@ -384,11 +323,11 @@ func (h *Handler) Watch(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			h.FlushRefusals()
+			h.flushRefusals()
 			return
 		case <-t.C:
 			h.CheckWatchdog()
-			h.FlushRefusals()
+			h.flushRefusals()
 		}
 	}
 }
@@ -416,7 +355,7 @@ func (h *Handler) status(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) frame(w http.ResponseWriter, r *http.Request) {
-	f, err := DecodeFrame(r.Body)
+	f, err := decodeFrame(r.Body)
 	if err != nil {
 		h.bad(w, r, err)
 		return
@@ -435,7 +374,7 @@ func (h *Handler) frame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) heartbeat(w http.ResponseWriter, r *http.Request) {
-	if err := DecodeEmpty(r.Body, "heartbeat"); err != nil {
+	if err := decodeEmpty(r.Body, "heartbeat"); err != nil {
 		h.bad(w, r, err)
 		return
 	}
@@ -502,7 +441,7 @@ func (h *Handler) sum(w http.ResponseWriter, r *http.Request) {
 	var req SumRequest
 	lp := h.loopUnit(w, r, func(body io.Reader) (int, []uint16, error) {
 		var err error
-		req, err = DecodeSum(body)
+		req, err = decodeSum(body)
 		return req.R, req.Active, err
 	})
 	if lp == nil {
@@ -517,7 +456,7 @@ func (h *Handler) drive(w http.ResponseWriter, r *http.Request) {
 	var req DriveRequest
 	lp := h.loopUnit(w, r, func(body io.Reader) (int, []uint16, error) {
 		var err error
-		req, err = DecodeDrive(body)
+		req, err = decodeDrive(body)
 		return req.R, req.Active, err
 	})
 	if lp == nil {
@@ -557,7 +496,7 @@ func (h *Handler) readings(w http.ResponseWriter, r *http.Request) {
 // halt stops motion at an operator's or a client's request: nothing moves again until
 // POST /v1/resume.
 func (h *Handler) halt(w http.ResponseWriter, r *http.Request) {
-	if err := DecodeEmpty(r.Body, "halt"); err != nil {
+	if err := decodeEmpty(r.Body, "halt"); err != nil {
 		h.bad(w, r, err)
 		return
 	}
@@ -590,13 +529,13 @@ func (h *Handler) halt(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := fmt.Sprintf("halted by POST /v1/halt from %s: servos %s; POST /v1/resume to move again", addr, action)
 	h.events.Publish(Event{Time: now, Kind: "halted", Message: msg})
-	h.opts.Log("hwapi: %s", msg)
+	h.log.Warn(msg, "addr", addr, "servos", action)
 	h.ok(w, ack)
 }
 
 // resume ends a halt.
 func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
-	if err := DecodeEmpty(r.Body, "resume"); err != nil {
+	if err := decodeEmpty(r.Body, "resume"); err != nil {
 		h.bad(w, r, err)
 		return
 	}
@@ -610,7 +549,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
 		h.b.Resume()
 		ack.Resumed = "halted (" + was + "): motion goes on"
 		h.events.Publish(Event{Time: h.opts.now(), Kind: "resumed", Message: ack.Resumed})
-		h.opts.Log("hwapi: resumed after %s", was)
+		h.log.Info("resumed after " + was)
 	}
 	h.ok(w, ack)
 }
@@ -618,7 +557,7 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
 // release ends a client's control: the watchdog waits for the next client, and the pots stay
 // where the client left them.
 func (h *Handler) release(w http.ResponseWriter, r *http.Request) {
-	if err := DecodeEmpty(r.Body, "release"); err != nil {
+	if err := decodeEmpty(r.Body, "release"); err != nil {
 		h.bad(w, r, err)
 		return
 	}
@@ -628,7 +567,7 @@ func (h *Handler) release(w http.ResponseWriter, r *http.Request) {
 	ack := Ack{Generation: h.gen}
 	h.mu.Unlock()
 	if wasArmed {
-		h.opts.Log("hwapi: the client released the rig: the pots stay; the watchdog waits for the next client")
+		h.log.Info("the client released the rig: the pots stay; the watchdog waits for the next client")
 	}
 	h.ok(w, ack)
 }
@@ -639,7 +578,7 @@ func (h *Handler) fault(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusNotFound, "not a simulated rig: faults are injected only with hwbridge --simulate")
 		return
 	}
-	f, err := DecodeFault(r.Body)
+	f, err := decodeFault(r.Body)
 	if err != nil {
 		h.bad(w, r, err)
 		return

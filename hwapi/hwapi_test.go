@@ -159,10 +159,12 @@ func TestToken(t *testing.T) {
 		token string
 		want  int
 	}{{"", 401}, {"s3cre", 401}, {"s3cret!", 401}, {"S3CRET", 401}, {"s3cret", 200}} {
-		code, body := post(t, srv, "/v1/heartbeat", tc.token, "{}")
-		if code != tc.want {
-			t.Errorf("token %q: %d %s, want %d", tc.token, code, body, tc.want)
-		}
+		t.Run(tc.token, func(t *testing.T) {
+			code, body := post(t, srv, "/v1/heartbeat", tc.token, "{}")
+			if code != tc.want {
+				t.Errorf("token %q: %d %s, want %d", tc.token, code, body, tc.want)
+			}
+		})
 	}
 	c := client(t, srv, "wrong")
 	var se *StatusError
@@ -220,13 +222,15 @@ func TestMalformedRequestsChangeNothing(t *testing.T) {
 		{"/v1/nothing", `{}`, 404, "no endpoint POST /v1/nothing"},
 		{"/v1/sim/fault", `{"bus":"main","addr":64,"kind":"nack"}`, 404, "not a simulated rig"},
 	} {
-		code, body := post(t, srv, tc.path, "", tc.body)
-		if code != tc.code || !strings.Contains(body, tc.want) {
-			t.Errorf("%s %.60s: %d %s\nwant %d with %q", tc.path, tc.body, code, body, tc.code, tc.want)
-		}
-		if strings.Count(body, "\n") > 0 {
-			t.Errorf("%s: error of several lines: %q", tc.path, body)
-		}
+		t.Run(tc.path+" "+tc.want, func(t *testing.T) {
+			code, body := post(t, srv, tc.path, "", tc.body)
+			if code != tc.code || !strings.Contains(body, tc.want) {
+				t.Errorf("%s %.60s: %d %s\nwant %d with %q", tc.path, tc.body, code, body, tc.code, tc.want)
+			}
+			if strings.Count(body, "\n") > 0 {
+				t.Errorf("%s: error of several lines: %q", tc.path, body)
+			}
+		})
 	}
 	if calls := f.Calls(); len(calls) != 0 {
 		t.Errorf("malformed requests reached the rig: %v", calls)
@@ -268,33 +272,35 @@ func TestRateLimit(t *testing.T) {
 
 func TestWatchdog(t *testing.T) {
 	for _, action := range []string{"hold", "park"} {
-		clk := &clock{t: time.Unix(0, 0)}
-		f := newFake("mirror")
-		h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, now: clk.Now})
-		sub := h.Events().Subscribe()
-		clk.Advance(900 * time.Millisecond)
-		if h.CheckWatchdog() {
-			t.Fatal("the watchdog fired before its time")
-		}
-		post(t, srv, "/v1/heartbeat", "", "{}")
-		clk.Advance(900 * time.Millisecond)
-		if h.CheckWatchdog() {
-			t.Fatal("a heartbeat did not feed the watchdog")
-		}
-		clk.Advance(200 * time.Millisecond)
-		if !h.CheckWatchdog() || h.CheckWatchdog() {
-			t.Fatal("the watchdog did not fire once")
-		}
-		if calls := f.Calls(); len(calls) != 1 || calls[0] != action {
-			t.Errorf("%s: backend calls %v", action, calls)
-		}
-		if e := <-sub.C; e.Kind != "watchdog" || !strings.Contains(e.Message, "servos "+map[string]string{"hold": "held", "park": "parked"}[action]) {
-			t.Errorf("event %+v", e)
-		}
-		post(t, srv, "/v1/frame", "", `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`)
-		if e := <-sub.C; e.Kind != "resumed" {
-			t.Errorf("event %+v, want resumed", e)
-		}
+		t.Run(action, func(t *testing.T) {
+			clk := &clock{t: time.Unix(0, 0)}
+			f := newFake("mirror")
+			h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, now: clk.Now})
+			sub := h.Events().Subscribe()
+			clk.Advance(900 * time.Millisecond)
+			if h.CheckWatchdog() {
+				t.Fatal("the watchdog fired before its time")
+			}
+			post(t, srv, "/v1/heartbeat", "", "{}")
+			clk.Advance(900 * time.Millisecond)
+			if h.CheckWatchdog() {
+				t.Fatal("a heartbeat did not feed the watchdog")
+			}
+			clk.Advance(200 * time.Millisecond)
+			if !h.CheckWatchdog() || h.CheckWatchdog() {
+				t.Fatal("the watchdog did not fire once")
+			}
+			if calls := f.Calls(); len(calls) != 1 || calls[0] != action {
+				t.Errorf("%s: backend calls %v", action, calls)
+			}
+			if e := <-sub.C; e.Kind != "watchdog" || !strings.Contains(e.Message, "servos "+map[string]string{"hold": "held", "park": "parked"}[action]) {
+				t.Errorf("event %+v", e)
+			}
+			post(t, srv, "/v1/frame", "", `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`)
+			if e := <-sub.C; e.Kind != "resumed" {
+				t.Errorf("event %+v, want resumed", e)
+			}
+		})
 	}
 }
 
@@ -335,7 +341,7 @@ func TestClientAndRemoteRacks(t *testing.T) {
 	got := make(chan Event, 1)
 	ectx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- c.Events(ectx, func(e Event) { got <- e }) }()
+	go func() { done <- c.events(ectx, func(e Event) { got <- e }) }()
 	for i := 0; ; i++ {
 		h.Events().Publish(Event{Kind: "fault", Chip: "pots0", Message: "NACK"})
 		select {

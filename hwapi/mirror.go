@@ -66,8 +66,8 @@ type Mirror struct {
 	hasGen  bool
 	fatal   error // a refusal that ends the mirror (the rig halted)
 
-	// FrameTimeout bounds how long Run waits for the bridge's answer to one frame; 0:
-	// DefaultFrameTimeout. Keep it below the rig's watchdog (SetWatchdog does).
+	// FrameTimeout bounds how long Run waits for the bridge's answer to one frame; 0: 5 s.
+	// Keep it below the rig's watchdog (SetWatchdog does).
 	FrameTimeout time.Duration
 }
 
@@ -271,9 +271,9 @@ func (mi *Mirror) Stats() MirrorStats {
 	return mi.stats
 }
 
-// DefaultFrameTimeout bounds how long Run waits for the bridge's answer to one frame, when
+// defaultFrameTimeout bounds how long Run waits for the bridge's answer to one frame, when
 // the rig has no watchdog.
-const DefaultFrameTimeout = 5 * time.Second
+const defaultFrameTimeout = 5 * time.Second
 
 // SetWatchdog fits the mirror to a rig's watchdog (Info.Watchdog, seconds), with
 // FrameTiming's timeout, and returns the heartbeat interval Run should use.
@@ -284,15 +284,15 @@ func (mi *Mirror) SetWatchdog(seconds float64) time.Duration {
 }
 
 // FrameTiming returns, for a rig whose watchdog is this many seconds (0: none), how long a
-// frame waits for its answer (half the watchdog, at most DefaultFrameTimeout: a frame lost in
+// frame waits for its answer (half the watchdog, at most 5 s: a frame lost in
 // the network is sent again before the watchdog stops the rig) and how often an idle client
 // sends a heartbeat (a third of the watchdog; 0 without one).
 func FrameTiming(seconds float64) (timeout, heartbeat time.Duration) {
 	if !(seconds > 0) {
-		return DefaultFrameTimeout, 0
+		return defaultFrameTimeout, 0
 	}
 	wd := time.Duration(seconds * float64(time.Second))
-	return min(DefaultFrameTimeout, wd/2), wd / 3
+	return min(defaultFrameTimeout, wd/2), wd / 3
 }
 
 // Err returns the refusal that stopped the mirror (the rig was halted, or runs its own
@@ -352,7 +352,7 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 	frameCtx := context.WithoutCancel(ctx)
 	timeout := mi.FrameTimeout
 	if timeout <= 0 {
-		timeout = DefaultFrameTimeout
+		timeout = defaultFrameTimeout
 	}
 	send := func() bool {
 		for {

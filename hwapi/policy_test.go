@@ -3,7 +3,7 @@ package hwapi
 import (
 	"context"
 	"errors"
-	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -61,39 +61,41 @@ func TestWatchdogArmsAtFirstClient(t *testing.T) {
 // send, until POST /v1/resume; reading goes on.
 func TestHaltRefusesMotionUntilResume(t *testing.T) {
 	for _, mode := range []string{"mirror", "loop"} {
-		f := newFake(mode)
-		_, srv := serve(t, f, Opts{Watchdog: time.Second})
-		if code, body := post(t, srv, "/v1/halt", "", ""); code != 200 || !strings.Contains(body, `"generation":1`) {
-			t.Fatalf("%s: halt: %d %s", mode, code, body)
-		}
-		move := map[string]string{"mirror": "/v1/frame", "loop": "/v1/loop/drive"}[mode]
-		moveBody := map[string]string{"mirror": `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`,
-			"loop": `{"r":0,"active":[1],"on_active":1,"on_inactive":0}`}[mode]
-		code, body := post(t, srv, move, "", moveBody)
-		if code != 409 || !strings.Contains(body, "the rig is halted (POST /v1/halt from 127.0.0.1") || !strings.Contains(body, "POST /v1/resume") {
-			t.Errorf("%s: %s while halted: %d %s", mode, move, code, body)
-		}
-		if code, _ := post(t, srv, "/v1/heartbeat", "", `{}`); code != 200 {
-			t.Errorf("%s: heartbeat while halted: %d", mode, code)
-		}
-		if mode == "loop" {
-			if code, body := post(t, srv, "/v1/loop/sum", "", `{"r":0,"active":[1]}`); code != 200 {
-				t.Errorf("sum while halted: %d %s", code, body)
+		t.Run(mode, func(t *testing.T) {
+			f := newFake(mode)
+			_, srv := serve(t, f, Opts{Watchdog: time.Second})
+			if code, body := post(t, srv, "/v1/halt", "", ""); code != 200 || !strings.Contains(body, `"generation":1`) {
+				t.Fatalf("%s: halt: %d %s", mode, code, body)
 			}
-		}
-		if st := statusOf(t, srv); !strings.HasPrefix(st.Halted, "POST /v1/halt from 127.0.0.1") {
-			t.Errorf("%s: status halted %q", mode, st.Halted)
-		}
-		if code, body := post(t, srv, "/v1/resume", "", `{}`); code != 200 || !strings.Contains(body, "motion goes on") {
-			t.Errorf("%s: resume: %d %s", mode, code, body)
-		}
-		if code, body := post(t, srv, move, "", moveBody); code != 200 {
-			t.Errorf("%s: %s after resume: %d %s", mode, move, code, body)
-		}
-		want := map[string]string{"mirror": "hold,resume,set", "loop": "hold,resume,drive"}[mode]
-		if calls := strings.Join(f.Calls(), ","); calls != want {
-			t.Errorf("%s: backend calls %s, want %s", mode, calls, want)
-		}
+			move := map[string]string{"mirror": "/v1/frame", "loop": "/v1/loop/drive"}[mode]
+			moveBody := map[string]string{"mirror": `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`,
+				"loop": `{"r":0,"active":[1],"on_active":1,"on_inactive":0}`}[mode]
+			code, body := post(t, srv, move, "", moveBody)
+			if code != 409 || !strings.Contains(body, "the rig is halted (POST /v1/halt from 127.0.0.1") || !strings.Contains(body, "POST /v1/resume") {
+				t.Errorf("%s: %s while halted: %d %s", mode, move, code, body)
+			}
+			if code, _ := post(t, srv, "/v1/heartbeat", "", `{}`); code != 200 {
+				t.Errorf("%s: heartbeat while halted: %d", mode, code)
+			}
+			if mode == "loop" {
+				if code, body := post(t, srv, "/v1/loop/sum", "", `{"r":0,"active":[1]}`); code != 200 {
+					t.Errorf("sum while halted: %d %s", code, body)
+				}
+			}
+			if st := statusOf(t, srv); !strings.HasPrefix(st.Halted, "POST /v1/halt from 127.0.0.1") {
+				t.Errorf("%s: status halted %q", mode, st.Halted)
+			}
+			if code, body := post(t, srv, "/v1/resume", "", `{}`); code != 200 || !strings.Contains(body, "motion goes on") {
+				t.Errorf("%s: resume: %d %s", mode, code, body)
+			}
+			if code, body := post(t, srv, move, "", moveBody); code != 200 {
+				t.Errorf("%s: %s after resume: %d %s", mode, move, code, body)
+			}
+			want := map[string]string{"mirror": "hold,resume,set", "loop": "hold,resume,drive"}[mode]
+			if calls := strings.Join(f.Calls(), ","); calls != want {
+				t.Errorf("%s: backend calls %s, want %s", mode, calls, want)
+			}
+		})
 	}
 }
 
@@ -105,15 +107,16 @@ func statusOf(t *testing.T, srv *httptest.Server) Status {
 	}
 	defer resp.Body.Close()
 	b := readAll(t, resp.Body)
-	st, err := DecodeStatus(b)
+	st, err := decodeStatus(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-// No web page can move a motor: a browser's cross-site request carries Origin or
-// Sec-Fetch-Site, a DNS-rebinding page's request the page's own Host, and a "simple" request
+// No web page can move a motor, or read the rig: a browser's cross-site request carries Origin
+// or Sec-Fetch-Site (refused for GETs too, which http.CrossOriginProtection alone lets
+// through), a DNS-rebinding page's request the page's own Host, and a "simple" request
 // (which a browser sends without asking) a Content-Type other than application/json.
 func TestBrowserRequestsRefused(t *testing.T) {
 	f := newFake("loop")
@@ -121,51 +124,67 @@ func TestBrowserRequestsRefused(t *testing.T) {
 	drive := `{"r":0,"active":[1],"on_active":1,"on_inactive":0}`
 	for _, tc := range []struct {
 		name    string
+		method  string // "": POST /v1/loop/drive; GET: GET /v1/status
 		headers map[string]string
 		host    string
 		code    int
 		want    string
 	}{
-		{"text/plain", map[string]string{"Content-Type": "text/plain"}, "", 415, `Content-Type \"text/plain\": want application/json`},
-		{"form", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", 415, "want application/json"},
-		{"no type", map[string]string{"Content-Type": ""}, "", 415, "want application/json"},
-		{"other origin", map[string]string{"Origin": "http://127.0.0.1:9999"}, "", 403, `Origin \"http://127.0.0.1:9999\"`},
-		{"null origin", map[string]string{"Origin": "null"}, "", 403, `Origin \"null\"`},
-		{"cross-site", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403, "Sec-Fetch-Site"},
-		{"same-site", map[string]string{"Sec-Fetch-Site": "same-site"}, "", 403, "Sec-Fetch-Site"},
-		{"rebinding", nil, "evil.example:8707", 403, `Host \"evil.example:8707\"`},
-		{"rebinding bare", nil, "evil.example", 403, "loopback names"},
-		{"lan address", nil, "192.168.1.20:8707", 403, "loopback names"},
-		{"localhost", nil, "localhost:8707", 200, ""},
-		{"LOCALHOST.", nil, "LOCALHOST.:8707", 200, ""},
-		{"ipv6 loopback", nil, "[::1]:8707", 200, ""},
-		{"127.1.2.3", nil, "127.1.2.3", 200, ""},
-		{"allowed", nil, "rig.local:8707", 200, ""},
-		{"own origin", map[string]string{"Origin": "http://localhost:8707"}, "localhost:8707", 200, ""},
-		{"charset", map[string]string{"Content-Type": "application/json; charset=utf-8"}, "", 200, ""},
+		{"text/plain", "", map[string]string{"Content-Type": "text/plain"}, "", 415, `Content-Type \"text/plain\": want application/json`},
+		{"form", "", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "", 415, "want application/json"},
+		{"no type", "", map[string]string{"Content-Type": ""}, "", 415, "want application/json"},
+		{"other origin", "", map[string]string{"Origin": "http://127.0.0.1:9999"}, "", 403, `Origin \"http://127.0.0.1:9999\"`},
+		{"null origin", "", map[string]string{"Origin": "null"}, "", 403, `Origin \"null\"`},
+		{"cross-site", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403, "Sec-Fetch-Site"},
+		{"same-site", "", map[string]string{"Sec-Fetch-Site": "same-site"}, "", 403, "Sec-Fetch-Site"},
+		{"a browser's, another port", "", map[string]string{"Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:9999"}, "", 403, `Origin \"http://127.0.0.1:9999\"`},
+		{"rebinding", "", nil, "evil.example:8707", 403, `Host \"evil.example:8707\"`},
+		{"rebinding bare", "", nil, "evil.example", 403, "loopback names"},
+		{"lan address", "", nil, "192.168.1.20:8707", 403, "loopback names"},
+		{"localhost", "", nil, "localhost:8707", 200, ""},
+		{"LOCALHOST.", "", nil, "LOCALHOST.:8707", 200, ""},
+		{"ipv6 loopback", "", nil, "[::1]:8707", 200, ""},
+		{"127.1.2.3", "", nil, "127.1.2.3", 200, ""},
+		{"allowed", "", nil, "rig.local:8707", 200, ""},
+		{"own origin", "", map[string]string{"Origin": "http://localhost:8707"}, "localhost:8707", 200, ""},
+		{"same-origin", "", map[string]string{"Sec-Fetch-Site": "same-origin"}, "", 200, ""},
+		{"charset", "", map[string]string{"Content-Type": "application/json; charset=utf-8"}, "", 200, ""},
+		{"read, cross-site", "GET", map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403, `Sec-Fetch-Site \"cross-site\"`},
+		{"read, other origin", "GET", map[string]string{"Origin": "http://evil.example"}, "", 403, `Origin \"http://evil.example\"`},
+		{"read, rebinding", "GET", nil, "evil.example", 403, `Host \"evil.example\"`},
+		{"read, typed in", "GET", map[string]string{"Sec-Fetch-Site": "none"}, "", 200, ""},
+		{"read, plain", "GET", nil, "", 200, ""},
 	} {
-		req := newRequest(t, http.MethodPost, srv.URL+"/v1/loop/drive", strings.NewReader(drive))
-		req.Header.Set("Content-Type", "application/json")
-		for k, v := range tc.headers {
-			req.Header.Set(k, v)
-		}
-		if tc.host != "" {
-			req.Host = tc.host
-		}
-		before := f.racks[0].Count("Drive")
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := readAll(t, resp.Body)
-		resp.Body.Close()
-		moved := f.racks[0].Count("Drive") - before
-		if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
-			t.Errorf("%s: %d %s, want %d with %q", tc.name, resp.StatusCode, b, tc.code, tc.want)
-		}
-		if (moved > 0) != (tc.code == 200) {
-			t.Errorf("%s: %d drives reached the pots with status %d", tc.name, moved, resp.StatusCode)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			req := newRequest(t, http.MethodPost, srv.URL+"/v1/loop/drive", strings.NewReader(drive))
+			req.Header.Set("Content-Type", "application/json")
+			if tc.method == "GET" {
+				req = newRequest(t, http.MethodGet, srv.URL+"/v1/status", nil)
+			}
+			for k, v := range tc.headers {
+				req.Header.Set(k, v)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			before := f.racks[0].Count("Drive")
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := readAll(t, resp.Body)
+			resp.Body.Close()
+			moved := f.racks[0].Count("Drive") - before
+			if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Errorf("%d %s, want %d with %q", resp.StatusCode, b, tc.code, tc.want)
+			}
+			if tc.method == "" && (moved > 0) != (tc.code == 200) {
+				t.Errorf("%d drives reached the pots with status %d", moved, resp.StatusCode)
+			}
+			if tc.method == "GET" && tc.code == 200 && !strings.Contains(string(b), `"mode":"loop"`) {
+				t.Errorf("status %s", b)
+			}
+		})
 	}
 	// With a token, the token is the defence: any Host may be named (a Pi on the network).
 	_, srv2 := serve(t, newFake("loop"), Opts{Token: "0123456789abcdef"})
@@ -186,36 +205,57 @@ func TestBrowserRequestsRefused(t *testing.T) {
 // ones of the minute as one summary line.
 func TestRefusalsLogged(t *testing.T) {
 	clk := &clock{t: time.Unix(0, 0)}
-	var mu sync.Mutex
-	var lines []string
-	logf := func(format string, a ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, fmt.Sprintf(format, a...))
-	}
-	h, srv := serve(t, newFake("mirror"), Opts{Token: "0123456789abcdef", now: clk.Now, Log: logf})
+	var log logBuffer
+	h, srv := serve(t, newFake("mirror"), Opts{Token: "0123456789abcdef", now: clk.Now, Logger: log.logger()})
 	for range 50 {
 		post(t, srv, "/v1/heartbeat", "wrong", `{}`)
 	}
 	post(t, srv, "/v1/frame", "0123456789abcdef", `{"seq":1,"weights":[null]}`)
-	mu.Lock()
-	got := strings.Join(lines, "\n")
-	mu.Unlock()
-	if n := strings.Count(got, "\n") + 1; n != 2 {
-		t.Errorf("%d lines for 50 refusals of one kind and one of another, want 2:\n%s", n, got)
+	lines := log.lines()
+	if len(lines) != 2 {
+		t.Errorf("%d lines for 50 refusals of one kind and one of another, want 2:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
-	if !strings.Contains(got, "hwapi: refused POST /v1/heartbeat from 127.0.0.1: 401 missing or wrong token") ||
-		!strings.Contains(got, "hwapi: refused POST /v1/frame from 127.0.0.1: 400 frame: weights[0]: null") {
+	got := strings.Join(lines, "\n")
+	if !strings.Contains(got, `level=WARN msg=refused component=hwapi method=POST path=/v1/heartbeat addr=127.0.0.1 status=401 reason="missing or wrong token`) ||
+		!strings.Contains(got, `level=INFO msg=refused component=hwapi method=POST path=/v1/frame addr=127.0.0.1 status=400 reason="frame: weights[0]: null`) {
 		t.Errorf("log:\n%s", got)
 	}
 	clk.Advance(61 * time.Second)
-	h.FlushRefusals()
-	mu.Lock()
-	last := lines[len(lines)-1]
-	mu.Unlock()
-	if !strings.Contains(last, "refused 49 more requests (401) from 127.0.0.1 in 1m1s") {
+	h.flushRefusals()
+	lines = log.lines()
+	if last := lines[len(lines)-1]; !strings.Contains(last, `msg="refused more" component=hwapi count=49 status=401 addr=127.0.0.1 during=1m1s last="POST /v1/heartbeat: missing or wrong token`) {
 		t.Errorf("summary line %q", last)
 	}
+}
+
+// logBuffer keeps the lines of a slog text handler, without their times, for any goroutine.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// logger returns a logger of every level writing to b.
+func (b *logBuffer) logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{}
+			}
+			return a
+		}}))
+}
+
+// lines returns the lines written so far.
+func (b *logBuffer) lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Split(strings.TrimSuffix(b.buf.String(), "\n"), "\n")
 }
 
 // A mirror whose rig stopped motion (the client paused past the watchdog, which parked the
@@ -350,10 +390,12 @@ func TestClientChecksInfo(t *testing.T) {
 		{`null`, "info reply: empty"},
 		{`[]`, "info reply: the body: want an object"},
 	} {
-		_, err := DecodeInfo([]byte(tc.body))
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := decodeInfo([]byte(tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: %v, want %q", tc.body, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -362,15 +404,17 @@ func TestClientChecksInfo(t *testing.T) {
 func TestReadingsOutOfRange(t *testing.T) {
 	_, srv := serve(t, newFake("loop"), Opts{})
 	for _, q := range []string{"r=-1", "r=2", "r=99999999999999999999", "r=x", "", "r=0&r=1", "r=0&x=1"} {
-		resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?" + q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := readAll(t, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 400 || !strings.Contains(string(b), `"error":"`) || strings.Contains(string(b), `"w"`) {
-			t.Errorf("readings?%s: %d %s, want 400 and an error", q, resp.StatusCode, b)
-		}
+		t.Run(q, func(t *testing.T) {
+			resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?" + q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := readAll(t, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 400 || !strings.Contains(string(b), `"error":"`) || strings.Contains(string(b), `"w"`) {
+				t.Errorf("readings?%s: %d %s, want 400 and an error", q, resp.StatusCode, b)
+			}
+		})
 	}
 	resp, err := srv.Client().Get(srv.URL + "/v1/loop/readings?r=1")
 	if err != nil {

@@ -10,16 +10,16 @@ import (
 // field the client uses, so a broken or hostile bridge gives the client an error naming the
 // field, never a value out of range or a panic. Fields a newer bridge adds are ignored.
 
-// MaxReply bounds a reply's size (an Info carries the wiring file's text).
-const MaxReply = 16 << 20
+// maxReply bounds a reply's size (an Info carries the wiring file's text).
+const maxReply = 16 << 20
 
 func replyErr(what string, format string, a ...any) error {
 	return fmt.Errorf("bridge: %s reply: %s", what, fmt.Sprintf(format, a...))
 }
 
 func unmarshalReply(data []byte, what string, v any) error {
-	if len(data) > MaxReply {
-		return replyErr(what, "larger than %d bytes", MaxReply)
+	if len(data) > maxReply {
+		return replyErr(what, "larger than %d bytes", maxReply)
 	}
 	if string(data) == "null" || len(data) == 0 {
 		return replyErr(what, "empty")
@@ -32,8 +32,8 @@ func unmarshalReply(data []byte, what string, v any) error {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// DecodeInfo reads and checks a bridge's /v1/info reply.
-func DecodeInfo(data []byte) (Info, error) {
+// decodeInfo reads and checks a bridge's /v1/info reply.
+func decodeInfo(data []byte) (Info, error) {
 	var i Info
 	if err := unmarshalReply(data, "info", &i); err != nil {
 		return Info{}, err
@@ -106,8 +106,8 @@ func (i Info) check() error {
 	return nil
 }
 
-// DecodeStatus reads and checks a /v1/status reply.
-func DecodeStatus(data []byte) (Status, error) {
+// decodeStatus reads and checks a /v1/status reply.
+func decodeStatus(data []byte) (Status, error) {
 	var s Status
 	if err := unmarshalReply(data, "status", &s); err != nil {
 		return Status{}, err
@@ -126,8 +126,8 @@ func DecodeStatus(data []byte) (Status, error) {
 	return s, nil
 }
 
-// DecodeFrameReply reads and checks the reply to frame f.
-func DecodeFrameReply(data []byte, f Frame) (FrameReply, error) {
+// decodeFrameReply reads and checks the reply to frame f.
+func decodeFrameReply(data []byte, f Frame) (FrameReply, error) {
 	var r FrameReply
 	if err := unmarshalReply(data, "frame", &r); err != nil {
 		return FrameReply{}, err
@@ -141,15 +141,15 @@ func DecodeFrameReply(data []byte, f Frame) (FrameReply, error) {
 	return r, nil
 }
 
-// DecodeAck reads the reply to a heartbeat, a halt, a resume or a release.
-func DecodeAck(data []byte, what string) (Ack, error) {
+// decodeAck reads the reply to a heartbeat, a halt, a resume or a release.
+func decodeAck(data []byte, what string) (Ack, error) {
 	var a Ack
 	err := unmarshalReply(data, what, &a)
 	return a, err
 }
 
-// DecodeSumReply reads and checks the reply to a sum.
-func DecodeSumReply(data []byte) (SumReply, error) {
+// decodeSumReply reads and checks the reply to a sum.
+func decodeSumReply(data []byte) (SumReply, error) {
 	var r SumReply
 	if err := unmarshalReply(data, "sum", &r); err != nil {
 		return SumReply{}, err
@@ -160,15 +160,15 @@ func DecodeSumReply(data []byte) (SumReply, error) {
 	return r, nil
 }
 
-// DecodeDriveReply reads the reply to a drive.
-func DecodeDriveReply(data []byte) (DriveReply, error) {
+// decodeDriveReply reads the reply to a drive.
+func decodeDriveReply(data []byte) (DriveReply, error) {
 	var r DriveReply
 	err := unmarshalReply(data, "drive", &r)
 	return r, err
 }
 
-// DecodeReadings reads and checks the readings of R-unit r, n pots.
-func DecodeReadings(data []byte, r, n int) (Readings, error) {
+// decodeReadings reads and checks the readings of R-unit r, n pots.
+func decodeReadings(data []byte, r, n int) (Readings, error) {
 	var rep Readings
 	if err := unmarshalReply(data, "readings", &rep); err != nil {
 		return Readings{}, err

@@ -29,11 +29,15 @@
 //
 // # Browsers
 //
-// No web page open on the bridge's computer may move a motor: the handler refuses (403) a
-// request whose Origin header is present and not the bridge's own, or whose Sec-Fetch-Site
-// says another site; without a token, one whose Host is not a loopback name or address (or one
-// of Opts.AllowHosts), as a DNS-rebinding page's requests are; and (415) a POST whose body is
-// not application/json, the one type a page cannot send to another site without asking first.
+// No web page open on the bridge's computer may move a motor, or read the rig: the handler's
+// defences are the chain of internal/httpguard, which mark1 web and the museum's status
+// endpoint share. It refuses (403) a cross-origin request, as Go's http.CrossOriginProtection
+// judges it from Sec-Fetch-Site and Origin, of any method (GETs too, which
+// CrossOriginProtection lets through); without a token, one whose Host is not a loopback name
+// or address (or one of Opts.AllowHosts), as a DNS-rebinding page's requests are; and (415) a
+// POST whose body is not application/json, the one type a page cannot send to another site
+// without asking first. The token comes next (401), then the rate limit (429,
+// golang.org/x/time/rate), then the body's bound (413).
 //
 // # Held, parked, halted
 //

@@ -1,6 +1,7 @@
 package museum
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -204,7 +205,7 @@ func (g *Game) startSound() {
 	p, err := ctx.NewPlayerF32(g.x.synth)
 	if err != nil {
 		g.x.soundErr = err.Error()
-		g.logf("sound: %v", err)
+		g.warn(fmt.Sprintf("sound: %v", err))
 		return
 	}
 	p.SetBufferSize(60 * time.Millisecond)
@@ -379,8 +380,9 @@ func (g *Game) updatePanels(now time.Time) bool {
 	return changed
 }
 
-func (g *Game) logf(format string, args ...any) {
-	if g.opts.Logf != nil {
-		g.opts.Logf(format, args...)
+// warn logs a problem the staff may want to know of.
+func (g *Game) warn(msg string) {
+	if g.opts.Logger != nil {
+		g.opts.Logger.Warn(msg)
 	}
 }

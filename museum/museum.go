@@ -17,6 +17,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"time"
@@ -81,8 +82,9 @@ type Options struct {
 	// Monitor, when not nil, is told the exhibit's health once a second; Ctrl+Shift+S shows
 	// it on the staff screen.
 	Monitor *health.Monitor
-	// Logf, when not nil, is told what the window does that the staff may want to know.
-	Logf func(format string, args ...any)
+	// Logger, when not nil, is told what the window does that the staff may want to know
+	// (a sound device that would not open, as a warning).
+	Logger *slog.Logger
 	// WindowW and WindowH are the window's size when not full screen (0: two thirds of
 	// view's).
 	WindowW, WindowH int

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -58,9 +59,11 @@ type Options struct {
 	// Observer, when not nil, is told of every presentation, on the session's goroutine
 	// (see machine.Observer).
 	Observer machine.Observer
-	// Logf, when not nil, is told what the session does that a curator may want to know:
-	// saves that failed, states it resumed or could not resume.
-	Logf func(format string, args ...any)
+	// Logger, when not nil, is told what the session does that a curator may want to know:
+	// problems (saves that failed, states it could not resume, commands it refused) as
+	// warnings, the states it resumed and the experiment it opened as Info; each with
+	// component=session.
+	Logger *slog.Logger
 	// Clock is the time the session paces its cards, publishes its frames and saves by; nil
 	// means the wall clock. Tests give a manual clock, so that pacing runs on machine time.
 	Clock Clock
@@ -93,6 +96,7 @@ var ErrClosed = errors.New("session: closed")
 // from any goroutine; the machine itself belongs to Run's goroutine.
 type Session struct {
 	opts      Options
+	logger    *slog.Logger // Options.Logger's, or one that discards
 	clock     Clock
 	cfg       machine.Config
 	saveEvery time.Duration
@@ -165,8 +169,13 @@ func New(opts Options) (*Session, error) {
 	if opts.Sets == nil {
 		return nil, errors.New("session: Options.Sets is nil")
 	}
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
 	s := &Session{
 		opts:      opts,
+		logger:    lg.With("component", "session"),
 		clock:     opts.Clock,
 		saveEvery: opts.SaveEvery,
 		interval:  opts.FrameInterval,
@@ -224,7 +233,7 @@ func New(opts Options) (*Session, error) {
 		if !opts.ExperimentChosen {
 			name = resumed.Experiment
 		} else if name != resumed.Experiment {
-			s.logf("session: opening %q as asked; the saved %q is kept for when it is chosen again", name, resumed.Experiment)
+			s.logger.Info(fmt.Sprintf("opening %q as asked; the saved %q is kept for when it is chosen again", name, resumed.Experiment))
 		}
 		if checkSpeed(resumed.speed) == nil {
 			s.speed = resumed.speed
@@ -264,16 +273,10 @@ func (s *Session) checkExperiment(name string) error {
 	return nil
 }
 
-func (s *Session) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
-	}
-}
-
 // fail records a problem for the frames and the log.
 func (s *Session) fail(err error) {
 	s.problem = err.Error()
-	s.logf("%v", err)
+	s.logger.Warn(err.Error())
 }
 
 // Run drives the session until ctx is done: it applies the commands, shows the cards at the

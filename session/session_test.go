@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"log/slog"
 	"math"
 	"math/bits"
 	"os"
@@ -23,6 +24,28 @@ import (
 )
 
 // start builds a session and runs it until the test ends.
+// recordHandler is a slog.Handler that gives f each record, with the attributes the logger
+// was given (With) after the record's own.
+type recordHandler struct {
+	f     func(slog.Record)
+	attrs []slog.Attr
+}
+
+func (h *recordHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *recordHandler) Handle(_ context.Context, r slog.Record) error {
+	r = r.Clone()
+	r.AddAttrs(h.attrs...)
+	h.f(r)
+	return nil
+}
+
+func (h *recordHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &recordHandler{f: h.f, attrs: append(slices.Clip(h.attrs), as...)}
+}
+
+func (h *recordHandler) WithGroup(string) slog.Handler { return h }
+
 func start(t *testing.T, opts session.Options) (*session.Session, func()) {
 	t.Helper()
 	return run(t, build(t, opts))
@@ -373,10 +396,18 @@ func TestCommands(t *testing.T) {
 	if f.Kind != session.None {
 		t.Errorf("kind %v after a refused lesson", f.Kind)
 	}
-	for _, bad := range []error{s.Teach(-1), s.SetSpeed(0), s.SetSpeed(session.Speed(math.NaN())), s.SetRule(machine.Rule(7)), s.Present(image.NewGray(image.Rect(0, 0, 0, 0)))} {
-		if bad == nil {
-			t.Errorf("a bad command was accepted")
-		}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"Teach(-1)", s.Teach(-1)}, {"SetSpeed(0)", s.SetSpeed(0)}, {"SetSpeed(NaN)", s.SetSpeed(session.Speed(math.NaN()))},
+		{"SetRule(7)", s.SetRule(machine.Rule(7))}, {"Present(empty)", s.Present(image.NewGray(image.Rect(0, 0, 0, 0)))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.err == nil {
+				t.Errorf("a bad command was accepted")
+			}
+		})
 	}
 }
 
@@ -502,7 +533,11 @@ func TestResumeChosenExperiment(t *testing.T) {
 	// Saved on ef; leftright asked for: leftright opens, as it was saved, stopped.
 	var logged []string
 	opts.ExperimentChosen = true
-	opts.Logf = func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+	opts.Logger = slog.New(&recordHandler{f: func(r slog.Record) {
+		line := r.Level.String() + " " + r.Message
+		r.Attrs(func(a slog.Attr) bool { line += " " + a.String(); return true })
+		logged = append(logged, line)
+	}})
 	s2, stop2 := start(t, opts)
 	g := new(session.Frame)
 	s2.Snapshot(g)
@@ -511,7 +546,7 @@ func TestResumeChosenExperiment(t *testing.T) {
 			g.Experiment, g.Epoch, g.Machine.Count, g.Mode, g.Problem, lr.Machine.Count)
 	}
 	if !slices.ContainsFunc(logged, func(l string) bool {
-		return strings.Contains(l, `opening "leftright" as asked`) && strings.Contains(l, `"ef" is kept`)
+		return strings.HasPrefix(l, `INFO opening "leftright" as asked`) && strings.Contains(l, `"ef" is kept`) && strings.HasSuffix(l, " component=session")
 	}) {
 		t.Errorf("the log does not say which experiment opened and which was kept: %q", logged)
 	}
@@ -522,7 +557,7 @@ func TestResumeChosenExperiment(t *testing.T) {
 
 	// Without the choice the session resumes the experiment it was on (leftright), and ef,
 	// chosen again, comes back as it was.
-	opts.ExperimentChosen, opts.Experiment, opts.Logf = false, "ef", nil
+	opts.ExperimentChosen, opts.Experiment, opts.Logger = false, "ef", nil
 	s3, _ := start(t, opts)
 	s3.Snapshot(g)
 	if g.Experiment != "leftright" {
@@ -594,9 +629,11 @@ func TestNewErrors(t *testing.T) {
 		{"bad speed", session.Options{Sets: builtin.Load, Speed: -1}},
 		{"bad config", session.Options{Sets: builtin.Load, Config: &bad}},
 	} {
-		if _, err := session.New(c.opts); err == nil {
-			t.Errorf("%s: no error", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := session.New(c.opts); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+		})
 	}
 }
 
@@ -638,9 +675,11 @@ func TestSpeedIsMax(t *testing.T) {
 		{session.Max, true}, {session.Speed(math.Inf(1)), true}, {session.Historical, false},
 		{1e300, false}, {session.MinSpeed, false}, {session.Speed(math.NaN()), false},
 	} {
-		if got := c.s.IsMax(); got != c.want {
-			t.Errorf("Speed(%v).IsMax() = %v, want %v", float64(c.s), got, c.want)
-		}
+		t.Run(fmt.Sprint(float64(c.s)), func(t *testing.T) {
+			if got := c.s.IsMax(); got != c.want {
+				t.Errorf("Speed(%v).IsMax() = %v, want %v", float64(c.s), got, c.want)
+			}
+		})
 	}
 }
 

@@ -196,10 +196,10 @@ func (s *Session) load(name string, set *images.Set) *machine.Machine {
 	if err != nil {
 		s.fail(fmt.Errorf("session: resuming %q, starting a new machine: %w", name, err))
 		if rerr := os.Rename(path, path+".bad"); rerr != nil {
-			s.logf("session: %v", rerr)
+			s.logger.Warn(fmt.Sprintf("session: %v", rerr))
 		}
 		return nil
 	}
-	s.logf("session: resumed %q from %s: %d presentations", name, path, m.Presentations())
+	s.logger.Info(fmt.Sprintf("resumed %q from %s: %d presentations", name, path, m.Presentations()))
 	return m
 }

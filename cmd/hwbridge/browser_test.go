@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -71,7 +70,7 @@ func TestBrowserCannotDriveTheRig(t *testing.T) {
 	}
 	sim, env := rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: 2})
 	var logs bytes.Buffer
-	env.Log = log.New(&logs, "", 0).Printf
+	env.Logger = textLogger(&logs)
 	hw, err := rigdev.Open(spec, env)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +80,7 @@ func TestBrowserCannotDriveTheRig(t *testing.T) {
 		t.Fatal(err)
 	}
 	var apiLog bytes.Buffer
-	h := api(b, hwapi.Opts{Log: log.New(&apiLog, "", 0).Printf})
+	h := api(b, hwapi.Opts{Logger: textLogger(&apiLog)})
 	bridge := httptest.NewServer(h)
 	defer bridge.Close()
 	_, port, _ := strings.Cut(bridge.Listener.Addr().String(), ":")
@@ -140,7 +139,7 @@ func TestBrowserCannotDriveTheRig(t *testing.T) {
 	if strings.Contains(string(dom), "read info: 200") {
 		t.Error("the page read the bridge's info")
 	}
-	if !strings.Contains(apiLog.String(), "hwapi: refused POST /v1/loop/drive from 127.0.0.1: 403 Origin") {
+	if !strings.Contains(apiLog.String(), `level=WARN msg=refused component=hwapi method=POST path=/v1/loop/drive addr=127.0.0.1 status=403 reason="Origin`) {
 		t.Errorf("the refusals were not logged:\n%s", apiLog.String())
 	}
 	t.Logf("bridge log:\n%s", apiLog.String())

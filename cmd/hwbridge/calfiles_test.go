@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,11 +39,13 @@ func TestCalFiles(t *testing.T) {
 		{"simulated", rigFlags{rig: rigFile, simulate: true}, env, "", "a simulated rig's is stored only with --state-dir DIR"},
 		{"simulated, --state-dir", rigFlags{rig: rigFile, simulate: true, stateDir: state}, env, filepath.Join(state, "rig.toml.sim.cal"), ""},
 	} {
-		t.Setenv("STATE_DIRECTORY", tc.envState)
-		write, _, note := tc.rf.calFiles()
-		if write != tc.write || !strings.Contains(note, tc.note) {
-			t.Errorf("%s: %q, %q; want %q, a note with %q", tc.name, write, note, tc.write, tc.note)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("STATE_DIRECTORY", tc.envState)
+			write, _, note := tc.rf.calFiles()
+			if write != tc.write || !strings.Contains(note, tc.note) {
+				t.Errorf("%s: %q, %q; want %q, a note with %q", tc.name, write, note, tc.write, tc.note)
+			}
+		})
 	}
 	// A calibration beside the rig file that cannot be replaced is read still (written by
 	// hwbridge calibrate as root, say), with the state directory's.
@@ -84,7 +85,7 @@ func TestCalibrationAcrossStarts(t *testing.T) {
 	open := func(rf rigFlags) string {
 		t.Helper()
 		var logs bytes.Buffer
-		hw, _, err := rf.open(log.New(&logs, "", 0), io.Discard)
+		hw, _, err := rf.open(textLogger(&logs), io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

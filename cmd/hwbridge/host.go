@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -21,17 +21,19 @@ import (
 )
 
 // hostEnv returns the real host's buses and pins, through periph's host drivers. Drivers that
-// failed to load are logged by name (with logf, when not nil): a missing GPIO or I2C driver
-// is then named before a pin or a bus fails to open.
-func hostEnv(logf func(format string, a ...any)) (rigdev.Env, error) {
+// failed to load are logged by name as warnings, the others in one line of Info: a missing
+// GPIO or I2C driver is then named before a pin or a bus fails to open.
+func hostEnv(logger *slog.Logger) (rigdev.Env, error) {
 	st, err := host.Init()
 	if err != nil {
 		return rigdev.Env{}, fmt.Errorf("periph host: %w", err)
 	}
-	if logf != nil {
-		for _, line := range hostReport(st) {
-			logf("%s", line)
-		}
+	failed, loaded := hostReport(st)
+	for _, line := range failed {
+		logger.Warn(line)
+	}
+	if loaded != "" {
+		logger.Info(loaded)
 	}
 	model := boardModel(os.ReadFile)
 	pwm := gpioservo.CheckBoard(model)
@@ -79,31 +81,20 @@ func (p noPWM) PWM(gpio.Duty, physic.Frequency) error {
 	return fmt.Errorf("%s: %w", p.PinIO, p.why)
 }
 
-// failuresTo returns a logf that prints only the lines of drivers that failed, on w.
-func failuresTo(w io.Writer) func(format string, a ...any) {
-	return func(format string, a ...any) {
-		if line := fmt.Sprintf(format, a...); strings.Contains(line, " failed: ") {
-			fmt.Fprintln(w, "hwbridge: "+line)
-		}
-	}
-}
-
 // hostReport describes periph's driver loading: the drivers that failed, one line each, and
 // one line of those loaded.
-func hostReport(st *driverreg.State) []string {
+func hostReport(st *driverreg.State) (failed []string, loaded string) {
 	if st == nil {
-		return nil
+		return nil, ""
 	}
-	var lines []string
 	for _, f := range st.Failed {
-		lines = append(lines, fmt.Sprintf("periph host: driver %s failed: %v", f.D, f.Err))
+		failed = append(failed, fmt.Sprintf("periph host: driver %s failed: %v", f.D, f.Err))
 	}
-	var loaded []string
+	var names []string
 	for _, d := range st.Loaded {
-		loaded = append(loaded, d.String())
+		names = append(names, d.String())
 	}
-	lines = append(lines, fmt.Sprintf("periph host: %d drivers loaded (%s), %d skipped, %d failed", len(st.Loaded), strings.Join(loaded, ", "), len(st.Skipped), len(st.Failed)))
-	return lines
+	return failed, fmt.Sprintf("periph host: %d drivers loaded (%s), %d skipped, %d failed", len(st.Loaded), strings.Join(names, ", "), len(st.Skipped), len(st.Failed))
 }
 
 // busPath returns the device file of an I2C bus named "1" or "/dev/i2c-1".

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"math"
 	"sort"
 	"time"
@@ -69,7 +68,7 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 	var env rigdev.Env
 	if rf.simulate {
 		_, env = rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: rf.seed})
-	} else if env, err = hostEnv(failuresTo(stderr)); err != nil {
+	} else if env, err = hostEnv(warnings(stderr)); err != nil {
 		return err
 	}
 	busOf := func(name string) (string, error) {
@@ -207,10 +206,15 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("calibrate", "--rig FILE [--simulate]", stdout)
 	var rf rigFlags
 	rf.register(fs)
+	var lf logFlags
+	lf.register(fs)
 	if err := parse(args); err != nil {
 		return err
 	}
-	logger := log.New(stderr, "hwbridge: ", log.LstdFlags)
+	logger, err := lf.logger(stderr)
+	if err != nil {
+		return err
+	}
 	hw, _, err := rf.open(logger, stderr)
 	if err != nil {
 		return err

@@ -22,7 +22,9 @@
 // then halt every chip (the servo boards' outputs off and asleep, so parked servos go limp; the
 // panel's lamps out) and leave the digital pots as they are (an MCP4461's changed wipers are
 // saved to its EEPROM). The watchdog arms at a client's first request and stops motion when that
-// client goes silent; docs/rig.md says what a client sees.
+// client goes silent; docs/rig.md says what a client sees. serve, run and calibrate log to
+// standard error (journald's) with log/slog: --log-format text (key=value) or json, and
+// --log-level debug, info, warn or error.
 //
 // docs/rig.md has the wiring, the Pi's set-up, the systemd unit and the calibration.
 package main

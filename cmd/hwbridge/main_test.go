@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -36,13 +35,15 @@ func TestCheckListen(t *testing.T) {
 		{"192.168.1.20:8707", "0123456789abcdef", true},
 		{"nonsense", "", false},
 	} {
-		err := checkListen(tc.addr, tc.token)
-		if (err == nil) != tc.ok {
-			t.Errorf("checkListen(%q, %q) = %v", tc.addr, tc.token, err)
-		}
-		if err != nil && tc.addr != "nonsense" && !strings.Contains(err.Error(), "give --token-file") {
-			t.Errorf("checkListen(%q): %v", tc.addr, err)
-		}
+		t.Run(tc.addr, func(t *testing.T) {
+			err := checkListen(tc.addr, tc.token)
+			if (err == nil) != tc.ok {
+				t.Errorf("checkListen(%q, %q) = %v", tc.addr, tc.token, err)
+			}
+			if err != nil && tc.addr != "nonsense" && !strings.Contains(err.Error(), "give --token-file") {
+				t.Errorf("checkListen(%q): %v", tc.addr, err)
+			}
+		})
 	}
 }
 
@@ -69,9 +70,11 @@ func TestReadToken(t *testing.T) {
 		{dir, "not a regular file"},
 		{filepath.Join(dir, "none"), "no such file"},
 	} {
-		if _, err := readToken(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("readToken(%s) = %v, want %q", tc.path, err, tc.want)
-		}
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			if _, err := readToken(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("readToken(%s) = %v, want %q", tc.path, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -125,11 +128,13 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A1", "--us", "1500", "--position", "0.5"}, 2, "give one of --us N"},
 		{[]string{"serve", "--rig", "../../testdata/rig/sim-loop.toml", "--allow-host", "evil.example:80"}, 2, `"evil.example:80": want a host name`},
 	} {
-		var out, errb bytes.Buffer
-		code := run(tc.args, &out, &errb)
-		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("hwbridge %q: exit %d, %q; want %d with %q", tc.args, code, errb.String(), tc.code, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("hwbridge %q: exit %d, %q; want %d with %q", tc.args, code, errb.String(), tc.code, tc.want)
+			}
+		})
 	}
 	var out, errb bytes.Buffer
 	if code := run([]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--simulate", "--pot", "R0.A3", "--us", "1500"}, &out, &errb); code != 0 ||
@@ -152,7 +157,7 @@ func TestServeLoop(t *testing.T) {
 	clk := i2csim.NewManualClock()
 	sim, env := rigdev.Simulate(spec, clk, rigdev.SimOpts{Seed: 3})
 	var logs bytes.Buffer
-	env.Log = log.New(&logs, "", 0).Printf
+	env.Logger = textLogger(&logs)
 	hw, err := rigdev.Open(spec, env)
 	if err != nil {
 		t.Fatal(err)
@@ -260,8 +265,8 @@ fault_lamp = "console:B7"
 	}
 	sim, env := rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: 4})
 	var logs bytes.Buffer
-	logger := log.New(&logs, "", 0)
-	env.Log = logger.Printf
+	logger := textLogger(&logs)
+	env.Logger = logger
 	hw, err := rigdev.Open(spec, env)
 	if err != nil {
 		t.Fatal(err)
@@ -282,6 +287,7 @@ fault_lamp = "console:B7"
 	defer cancel()
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: hwapi.NewBroker(), logger: logger, epochs: 10, exit: cancel}
 	sub := hl.events.Subscribe()
+	defer hl.events.Unsubscribe(sub)
 	go func() {
 		// Press Train: ground A0 long enough for the debounce.
 		time.Sleep(50 * time.Millisecond)
@@ -349,17 +355,20 @@ func (d fakeDriver) Init() (bool, error)     { return true, nil }
 func TestHostReport(t *testing.T) {
 	st := &driverreg.State{Loaded: []driver.Impl{fakeDriver("sysfs-i2c"), fakeDriver("bcm2835-gpio")},
 		Failed: []driverreg.DriverFailure{{D: fakeDriver("bcm2835-dma"), Err: errors.New("need more access, try as root")}}}
-	lines := hostReport(st)
+	failed, loaded := hostReport(st)
 	want := []string{"periph host: driver bcm2835-dma failed: need more access, try as root",
 		"periph host: 2 drivers loaded (sysfs-i2c, bcm2835-gpio), 0 skipped, 1 failed"}
-	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
-		t.Errorf("hostReport:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	if got := strings.Join(append(failed, loaded), "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("hostReport:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
+	// A command run by hand (scan, jog) shows the failures only.
 	var b bytes.Buffer
-	for _, l := range lines {
-		failuresTo(&b)("%s", l)
+	lg := warnings(&b)
+	for _, l := range failed {
+		lg.Warn(l)
 	}
-	if b.String() != "hwbridge: "+want[0]+"\n" {
+	lg.Info(loaded)
+	if !strings.Contains(b.String(), `level=WARN msg="`+want[0]+`"`) || strings.Contains(b.String(), "loaded") {
 		t.Errorf("failures only: %q", b.String())
 	}
 }
@@ -369,7 +378,7 @@ func TestHostReport(t *testing.T) {
 func TestSimulateWithoutRig(t *testing.T) {
 	var logs bytes.Buffer
 	rf := rigFlags{simulate: true, seed: 2, noise: 0.5e-3}
-	hw, sim, err := rf.open(log.New(&logs, "", 0), io.Discard)
+	hw, sim, err := rf.open(textLogger(&logs), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -67,7 +67,7 @@ type headless struct {
 	set    *images.Set
 	panel  *panel.Panel
 	events *hwapi.Broker
-	logger *log.Logger
+	logger *slog.Logger
 	pace   time.Duration
 	epochs int
 	train  bool // start training at once
@@ -141,7 +141,7 @@ func (hl *headless) presented(e *machine.Event) {
 }
 
 func (hl *headless) publish(kind, msg string) {
-	hl.logger.Printf("%s: %s", kind, msg)
+	hl.logger.Info(kind+": "+msg, "event", kind)
 	hl.events.Publish(hwapi.Event{Time: time.Now(), Kind: kind, Message: msg})
 }
 
@@ -181,7 +181,7 @@ func (hl *headless) poll() []string {
 	}
 	ev, err := hl.panel.Poll(time.Now())
 	if err != nil {
-		hl.logger.Printf("panel: %v", err)
+		hl.logger.Warn(fmt.Sprintf("panel: %v", err))
 	}
 	ok := true
 	for _, c := range hl.hw.Status().Chips {
@@ -189,7 +189,7 @@ func (hl *headless) poll() []string {
 	}
 	hl.panel.SetLamp("fault", !ok)
 	if err := hl.panel.Flush(); err != nil {
-		hl.logger.Printf("panel lamps: %v", err)
+		hl.logger.Warn(fmt.Sprintf("panel lamps: %v", err))
 	}
 	var pressed []string
 	for _, e := range ev {
@@ -205,7 +205,7 @@ func (hl *headless) poll() []string {
 // card, polling the panel between presentations.
 func (hl *headless) loop(ctx context.Context) {
 	if err := hl.build(ctx); err != nil {
-		hl.logger.Printf("machine: %v", err)
+		hl.logger.Error(fmt.Sprintf("machine: %v", err))
 		return
 	}
 	training := hl.train
@@ -233,7 +233,7 @@ func (hl *headless) loop(ctx context.Context) {
 				case b == "reset":
 					training, epoch, card = false, 0, 0
 					if err := hl.reset(ctx); err != nil {
-						hl.logger.Printf("reset: %v", err)
+						hl.logger.Error(fmt.Sprintf("reset: %v", err))
 					}
 				}
 			}
@@ -316,6 +316,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	epochs := fs.Int("epochs", 0, "most epochs a training runs (default: the rig's [machine] epochs)")
 	pace := paceFlag(fs, "pace", "wait `D` between presentations: a duration (500ms, 2s), or auto: two update periods on a mirror rig, none in the loop")
 	exit := fs.Bool("exit", false, "stop after the first training (with --train: a scripted run)")
+	var lf logFlags
+	lf.register(fs)
 	if err := parse(args); err != nil {
 		return err
 	}
@@ -323,7 +325,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := log.New(stderr, "hwbridge: ", log.LstdFlags)
+	logger, err := lf.logger(stderr)
+	if err != nil {
+		return err
+	}
 	hw, sim, err := rf.open(logger, stderr)
 	if err != nil {
 		return err
@@ -349,7 +354,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	b.own = "the bridge runs its own machine (hwbridge run): frames and loop requests are refused"
-	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Log: logger.Printf})
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Logger: logger})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: h.Events(), logger: logger,
 		pace: *pace, epochs: *epochs, train: *train}
@@ -363,7 +368,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if pn == nil && !*train {
-		logger.Printf("no [panel] in %s: give --train to start training", spec.File)
+		logger.Warn(fmt.Sprintf("no [panel] in %s: give --train to start training", spec.File))
 	}
 	runCtx, stopRun := context.WithCancel(context.Background())
 	defer stopRun()

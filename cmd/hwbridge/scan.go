@@ -33,7 +33,7 @@ func cmdScan(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w (the rig's buses: %s)", *rigFile, err, busNames(spec))
 		}
 	} else {
-		env, err := hostEnv(failuresTo(stderr))
+		env, err := hostEnv(warnings(stderr))
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -111,8 +111,8 @@ func (f *rigFlags) calFiles() (write string, read []string, note string) {
 	return write, read, note
 }
 
-// open reads the rig file and opens its hardware (or its simulation).
-func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware, *rigdev.Sim, error) {
+// open reads the rig file and opens its hardware (or its simulation), logging to logger.
+func (f *rigFlags) open(logger *slog.Logger, stderr io.Writer) (*rigdev.Hardware, *rigdev.Sim, error) {
 	if f.rig == "" {
 		if !f.simulate {
 			return nil, nil, usageErr("--rig FILE is required (or --simulate, which runs the built-in loop rig)")
@@ -124,7 +124,7 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 				others = append(others, rig.BuiltinPrefix+n)
 			}
 		}
-		logger.Printf("no --rig: simulating the built-in rig %s (the others: %s)", f.rig, strings.Join(others, ", "))
+		logger.Info(fmt.Sprintf("no --rig: simulating the built-in rig %s (the others: %s)", f.rig, strings.Join(others, ", ")))
 	}
 	spec, err := readRig(f.rig)
 	if err != nil {
@@ -137,10 +137,10 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 			return nil, nil, usageErr("--noise 0..1 V and --osc-error -0.2..0.2")
 		}
 		sim, env = rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: f.seed, Noise: f.noise, OscillatorError: f.oscErr})
-	} else if env, err = hostEnv(logger.Printf); err != nil {
+	} else if env, err = hostEnv(logger); err != nil {
 		return nil, nil, err
 	}
-	env.Log = logger.Printf
+	env.Logger = logger
 	if f.trace {
 		env.Trace = stderr
 	}
@@ -149,7 +149,7 @@ func (f *rigFlags) open(logger *log.Logger, stderr io.Writer) (*rigdev.Hardware,
 			var note string
 			env.CalFile, env.CalRead, note = f.calFiles()
 			env.Recalibrate = f.recalibrate
-			logger.Printf("%s", note)
+			logger.Info(note)
 			break
 		}
 	}
@@ -442,7 +442,7 @@ func (p plainBackend) Readings(r int) ([]float64, error) { return p.b.Readings(r
 
 // frames runs the rig's update frames until ctx ends, and saves an MCP4461's changed wipers
 // now and then (debounced by the rig's nv_save_s).
-func frames(ctx context.Context, hw *rigdev.Hardware, logger *log.Logger) {
+func frames(ctx context.Context, hw *rigdev.Hardware, logger *slog.Logger) {
 	t := time.NewTicker(hw.Rig().Period())
 	defer t.Stop()
 	nv := time.NewTicker(5 * time.Second)
@@ -455,16 +455,16 @@ func frames(ctx context.Context, hw *rigdev.Hardware, logger *log.Logger) {
 			hw.Step()
 		case <-nv.C:
 			if err := hw.SaveNV(); err != nil {
-				logger.Printf("saving wipers: %v", err)
+				logger.Warn(fmt.Sprintf("saving wipers: %v", err))
 			}
 		}
 	}
 }
 
-// server serves h on ln until ctx ends.
-func server(ctx context.Context, h http.Handler, ln net.Listener, logger *log.Logger) error {
+// server serves h on ln until ctx ends; the server's own errors are logged as warnings.
+func server(ctx context.Context, h http.Handler, ln net.Listener, logger *slog.Logger) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10, ErrorLog: logger}
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -484,6 +484,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	rf.register(fs)
 	var sf serveFlags
 	sf.register(fs)
+	var lf logFlags
+	lf.register(fs)
 	if err := parse(args); err != nil {
 		return err
 	}
@@ -491,7 +493,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := log.New(stderr, "hwbridge: ", log.LstdFlags)
+	logger, err := lf.logger(stderr)
+	if err != nil {
+		return err
+	}
 	hw, sim, err := rf.open(logger, stderr)
 	if err != nil {
 		return err
@@ -501,14 +506,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	spec := hw.Rig()
-	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog, Log: logger.Printf})
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog, Logger: logger})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	return serveUntilSignal(context.Background(), hw, h, sf, logger, func(context.Context) {})
 }
 
 // serveUntilSignal listens, runs the frames and the watchdog (and extra, the headless
 // machine), and on SIGINT or SIGTERM, or when parent ends, parks the servos and stops.
-func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Handler, sf serveFlags, logger *log.Logger, extra func(context.Context)) error {
+func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Handler, sf serveFlags, logger *slog.Logger, extra func(context.Context)) error {
 	ln, err := net.Listen("tcp", sf.listen)
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
@@ -520,7 +525,7 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 			return fmt.Errorf("--addr-file: %w", err)
 		}
 	}
-	logger.Printf("%s: %s; serving %s", hw.Rig().File, hw.Rig().Summary(), strings.Join(listenaddr.URLs(addr), " "))
+	logger.Info(fmt.Sprintf("%s: %s; serving %s", hw.Rig().File, hw.Rig().Summary(), strings.Join(listenaddr.URLs(addr), " ")), "addr", addr)
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go frames(ctx, hw, logger)
@@ -529,9 +534,9 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 	go extra(ctx)
 	err = server(ctx, h, ln, logger)
 	stop() // a second signal ends the program at once
-	logger.Printf("stopping: parking the servos, keeping the digital pots, then halting every device (servo signals off, boards asleep, lamps out)")
+	logger.Info("stopping: parking the servos, keeping the digital pots, then halting every device (servo signals off, boards asleep, lamps out)")
 	if serr := hw.Shutdown(10 * time.Second); serr != nil {
-		logger.Printf("shutdown: %v", serr)
+		logger.Error(fmt.Sprintf("shutdown: %v", serr))
 	}
 	return err
 }

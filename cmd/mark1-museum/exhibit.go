@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
@@ -19,37 +20,46 @@ import (
 // staff, the camera and the sound.
 type exhibit struct {
 	cfg     curator.Config
-	log     io.Writer
+	log     *slog.Logger
 	logFile *health.Log
 	mon     *health.Monitor
 	feed    *camera.Feed
-	mu      sync.Mutex
 }
 
-// logf writes a line to the log (standard error, and the log file when there is one).
-func (e *exhibit) logf(format string, a ...any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	line := fmt.Sprintf("mark1-museum: "+format+"\n", a...)
-	if e.logFile != nil {
-		e.logFile.Write([]byte(time.Now().Format("2006-01-02 15:04:05 ") + line))
+// logLevel reads --log-level: debug, info, warn or error.
+func logLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("--log-level %q: want debug, info, warn or error", s)
 	}
-	io.WriteString(e.log, line)
+	return l, nil
 }
 
-// notef writes a line to the log file only (what is worth keeping, not saying).
-func (e *exhibit) notef(format string, a ...any) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.logFile != nil {
-		fmt.Fprintf(e.logFile, time.Now().Format("2006-01-02 15:04:05 ")+"mark1-museum: "+format+"\n", a...)
+// logHandler writes records of level and up to w as text (key=value) or, when format is
+// json, one JSON object a line.
+func logHandler(w io.Writer, format string, level slog.Leveler) slog.Handler {
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.NewJSONHandler(w, opts)
 	}
+	return slog.NewTextHandler(w, opts)
+}
+
+// newLogger returns the exhibit's log: on stderr from the level --log-level gives (warnings by
+// default: problems are said, not what goes well), and in the log file, when there is one,
+// from Info (or the level given, when lower): what is worth keeping.
+func newLogger(stderr io.Writer, file io.Writer, st *settings) *slog.Logger {
+	level, _ := logLevel(st.logLevel) // checked by run
+	h := logHandler(stderr, st.logFormat, level)
+	if file != nil {
+		h = slog.NewMultiHandler(h, logHandler(file, st.logFormat, min(level, slog.LevelInfo)))
+	}
+	return slog.New(h)
 }
 
 // newExhibit reads the curator's file (path "" for none) and opens the log.
 func newExhibit(path string, st *settings, stderr io.Writer) *exhibit {
-	e := &exhibit{cfg: curator.Default(), log: stderr}
-	e.notef("starting")
+	e := &exhibit{cfg: curator.Default(), log: newLogger(stderr, nil, st)}
 	if path != "" {
 		e.cfg = curator.Read(path)
 	}
@@ -61,9 +71,10 @@ func newExhibit(path string, st *settings, stderr io.Writer) *exhibit {
 		if lf != "" {
 			l, err := health.OpenLog(lf, int64(e.cfg.Staff.LogMaxMB*1e6))
 			if err != nil {
-				fmt.Fprintf(stderr, "mark1-museum: %v (logging to standard error only)\n", err)
+				e.log.Error(fmt.Sprintf("%v (logging to standard error only)", err))
 			} else {
 				e.logFile = l
+				e.log = newLogger(stderr, l, st)
 			}
 		}
 	}
@@ -71,8 +82,9 @@ func newExhibit(path string, st *settings, stderr io.Writer) *exhibit {
 	e.mon.Update(func(s *health.Status) {
 		s.CuratorFile, s.CuratorProblems = path, e.cfg.Problems
 	})
+	e.log.Info("starting")
 	for _, p := range e.cfg.Problems {
-		e.logf("curator's file: %s", p)
+		e.log.Warn("curator's file: " + p)
 	}
 	return e
 }
@@ -100,13 +112,8 @@ func (e *exhibit) start(ctx context.Context, cameraFlag, stateDir string, wg *sy
 		device = cameraFlag
 	}
 	if src := cameraSource(device, e.cfg.Camera); src != nil {
-		e.feed = camera.NewFeed(src, camera.Options{Mirror: e.cfg.Camera.Mirror, Logf: func(f string, a ...any) {
-			if strings.HasSuffix(f, ": live") {
-				e.notef(f, a...) // good news goes to the log file only
-			} else {
-				e.logf(f, a...)
-			}
-		}})
+		// Good news (live) is Info: the log file's, not standard error's by default.
+		e.feed = camera.NewFeed(src, camera.Options{Mirror: e.cfg.Camera.Mirror, Logger: e.log})
 		wg.Add(1)
 		go func() { defer wg.Done(); e.feed.Run(ctx) }()
 	}
@@ -118,9 +125,11 @@ func (e *exhibit) start(ctx context.Context, cameraFlag, stateDir string, wg *sy
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := health.Serve(ctx, addr, e.mon.Handler(), func(a net.Addr) { e.notef("status endpoint: http://%s/ (JSON) and /metrics (Prometheus)", a) })
+			err := health.Serve(ctx, addr, e.mon.Handler(), func(a net.Addr) {
+				e.log.Info(fmt.Sprintf("status endpoint: http://%s/ (JSON) and /metrics (Prometheus)", a))
+			})
 			if err != nil {
-				e.logf("%v", err)
+				e.log.Error(err.Error())
 				e.mon.Error(err.Error())
 			}
 		}()
@@ -147,7 +156,7 @@ func (e *exhibit) start(ctx context.Context, cameraFlag, stateDir string, wg *sy
 			}
 			if err := health.WriteFile(file, e.mon.Snapshot()); err != nil && !failed {
 				failed = true
-				e.logf("%v", err)
+				e.log.Error(err.Error())
 				e.mon.Error(err.Error())
 			}
 		}

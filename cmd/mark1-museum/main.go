@@ -90,6 +90,7 @@ type settings struct {
 	curator, camera, sound          string
 	language                        string
 	curatorExample                  bool
+	logFormat, logLevel             string
 }
 
 // newFlagSet returns the program's flags, read into st. Their usage is museum/help's (which
@@ -117,6 +118,8 @@ func newFlagSet(st *settings) *flag.FlagSet {
 	fs.StringVar(&st.camera, "camera", "", "the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)")
 	fs.StringVar(&st.sound, "sound", "", "on or off (default: the curator's file's; without it, off in a kiosk, on in a window)")
 	fs.StringVar(&st.language, "language", "", "the language the screen opens in and returns to: en, de, fr or es (default: the curator's file's, else en)")
+	fs.StringVar(&st.logFormat, "log-format", "text", "the log on standard error and in the log file: text (key=value) or json (one object a line)")
+	fs.StringVar(&st.logLevel, "log-level", "warn", "the least level logged on standard error: debug, info, warn or error (the log file keeps info and up)")
 	return fs
 }
 
@@ -137,6 +140,14 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 	if _, ok := i18n.Parse(st.language); st.language != "" && !ok {
 		fmt.Fprintf(stderr, "mark1-museum: --language %q: want en, de, fr or es (a region is allowed: de-CH)\n", st.language)
+		return 2
+	}
+	if _, err := logLevel(st.logLevel); err != nil {
+		fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
+		return 2
+	}
+	if st.logFormat != "text" && st.logFormat != "json" {
+		fmt.Fprintf(stderr, "mark1-museum: --log-format %q: want text or json\n", st.logFormat)
 		return 2
 	}
 	if st.curatorExample {
@@ -184,7 +195,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		Dir:              st.stateDir,
 		SaveEvery:        st.saveEvery,
 		Speed:            st.speed.v,
-		Logf:             ex.logf,
+		Logger:           ex.log,
 	}
 	s, err := session.New(opts)
 	if err != nil {
@@ -239,7 +250,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	mopts := museum.Options{Fullscreen: st.fullscreen, Kiosk: st.kiosk, AttractAfter: aa, Screenshot: st.shot, Frames: st.frames,
 		Institution: cur.Institution, Camera: ex.feed, Orientation: cur.Screen.Orientation, Rotate: cur.Screen.Rotate,
 		AttractPace: cur.Attract.Pace, AttractText: cur.Attract.Text, Language: lang, LargeText: cur.LargeText,
-		SoundAfterTouch: browser, Monitor: ex.mon, Logf: ex.logf,
+		SoundAfterTouch: browser, Monitor: ex.mon, Logger: ex.log,
 		WindowW: cur.Screen.Width, WindowH: cur.Screen.Height}
 	if soundOn {
 		mopts.Sound = audio.New(cur.Sound.Volume)

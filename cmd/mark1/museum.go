@@ -22,6 +22,9 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/time/rate"
+
+	"github.com/mark1-perceptron/mark1/internal/httpguard"
 	"github.com/mark1-perceptron/mark1/museum/help"
 )
 
@@ -33,7 +36,7 @@ import (
 func init() {
 	commands = append(commands,
 		command{"museum", "[--kiosk] [--fullscreen] [flags]", "open the museum's window: watch the machine learn, draw and teach it (runs mark1-museum)", cmdMuseum},
-		command{"web", "[--dir DIR] [--addr HOST:PORT]", "serve the museum's browser build (made by make web) on this computer", cmdWeb},
+		command{"web", "[--dir DIR] [--addr HOST:PORT] [--allow-host NAME]", "serve the museum's browser build (made by make web) on this computer", cmdWeb},
 	)
 }
 
@@ -163,16 +166,20 @@ var webFiles = []string{"index.html", "wasm_exec.js", "mark1-museum.wasm"}
 
 // cmdWeb serves the museum's browser build from a folder made by make web.
 func cmdWeb(args []string, stdout, stderr io.Writer) error {
-	fl := newFlags("web", "[--dir DIR] [--addr HOST:PORT]", stdout)
+	fl := newFlags("web", "[--dir DIR] [--addr HOST:PORT] [--allow-host NAME]", stdout)
 	dir := fl.String("dir", defaultWebDir, "the browser build's folder (made by make web)")
 	addr := fl.String("addr", "127.0.0.1:8080", "address to listen on (loopback: this computer only; 0.0.0.0:8080 shares it)")
+	var allow hostNames
+	fl.Var(&allow, "allow-host", "also answer requests naming this `NAME` (a name other computers reach this one by: museum.local); repeatable")
 	if err := fl.parse(args); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {
 		return usageErr(fmt.Sprintf("unexpected argument %q", fl.Arg(0)))
 	}
-	h, err := webHandler(*dir)
+	host, _, _ := net.SplitHostPort(*addr)
+	ifaces, _ := net.InterfaceAddrs() // none known: only localhost is named
+	h, err := webHandler(*dir, webHosts(host, ifaces, allow)...)
 	if err != nil {
 		return err
 	}
@@ -185,8 +192,6 @@ func cmdWeb(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	host, _, _ := net.SplitHostPort(*addr)
-	ifaces, _ := net.InterfaceAddrs() // none known: only localhost is named
 	here, others := webURLs(host, ln.Addr().(*net.TCPAddr), ifaces)
 	fmt.Fprintf(stdout, "mark1 web: the museum is at %s (serving %s; Ctrl-C stops)\n", here, *dir)
 	if others != nil {
@@ -204,6 +209,35 @@ func cmdWeb(args []string, stdout, stderr io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// hostNames are the names --allow-host gives.
+type hostNames []string
+
+func (l *hostNames) String() string { return strings.Join(*l, ",") }
+
+func (l *hostNames) Set(s string) error {
+	if s == "" || strings.ContainsAny(s, "/:@ ") {
+		return fmt.Errorf("%q: want a host name (museum.local) or an address, without a port", s)
+	}
+	*l = append(*l, s)
+	return nil
+}
+
+// webHosts are the names, besides loopback ones, that a request to mark1 web may give as its
+// Host (a DNS-rebinding page's requests give the page's own): the host --addr names, unless it
+// is every interface's (then each of ifaces' addresses), and the --allow-host names.
+func webHosts(host string, ifaces []net.Addr, allow []string) []string {
+	names := append([]string(nil), allow...)
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return append(names, host)
+	}
+	for _, a := range ifaces {
+		if n, ok := a.(*net.IPNet); ok {
+			names = append(names, n.IP.String())
+		}
+	}
+	return names
 }
 
 // webURLs returns the address at which this computer opens the museum served on ln (the
@@ -277,11 +311,18 @@ var webPaths = map[string]struct{ file, typ string }{
 // webSite is mark1 web's handler (see webHandler).
 type webSite struct{ dir string }
 
+// webRate is the most requests a second mark1 web serves, in bursts of as many: a page takes
+// three.
+const webRate = 100
+
 // webHandler serves a browser build's folder, after checking that it holds one: only the
 // build's files (webPaths), each a regular file in the folder itself (a symbolic link is
 // refused), to GET and HEAD, with headers that keep the page from being framed, sniffed or
-// given scripts from elsewhere.
-func webHandler(dir string) (http.Handler, error) {
+// given scripts from elsewhere; behind the defences the bridge's API and the museum's status
+// endpoint share (internal/httpguard), with its own choices: it answers requests naming a
+// loopback host or one of hosts (403 otherwise: a DNS-rebinding page's), any site's links and
+// reads but no other site's POST, at most webRate requests a second (429).
+func webHandler(dir string, hosts ...string) (http.Handler, error) {
 	for _, name := range webFiles {
 		p := filepath.Join(dir, name)
 		st, err := os.Lstat(p)
@@ -295,17 +336,19 @@ func webHandler(dir string) (http.Handler, error) {
 		}
 		return nil, err
 	}
-	return &webSite{dir: dir}, nil
+	return httpguard.New(httpguard.Opts{
+		// The build changes under the same names: let the browser check every time.
+		Headers: []string{"X-Content-Type-Options", "nosniff", "Referrer-Policy", "no-referrer", "X-Frame-Options", "DENY",
+			"Content-Security-Policy", webStrictCSP, "Cache-Control", "no-cache"},
+		Browser: httpguard.BrowserOpts{Name: "mark1 web", Hosts: httpguard.NewHosts(hosts...), CrossOriginReads: true,
+			HostHint: "mark1 web answers only to this computer's loopback names and addresses, the addresses it listens on, and --allow-host ones"},
+		Limiter: rate.NewLimiter(webRate, webRate),
+		Refuse:  httpguard.TextRefuse,
+	})(&webSite{dir: dir}), nil
 }
 
 func (ws *webSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", webStrictCSP)
-	// The build changes under the same names: let the browser check every time.
-	h.Set("Cache-Control", "no-cache")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		http.Error(w, "405 method not allowed: mark1 web answers GET and HEAD", http.StatusMethodNotAllowed)

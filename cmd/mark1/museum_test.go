@@ -144,18 +144,20 @@ func TestWebServes(t *testing.T) {
 		{"mark1-museum.wasm", "application/wasm", "stand-in mark1-museum.wasm"},
 		{"wasm_exec.js", "text/javascript; charset=utf-8", "stand-in wasm_exec.js"},
 	} {
-		resp, err := http.Get(url + c.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
-			t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
-		}
+		t.Run("/"+c.path, func(t *testing.T) {
+			resp, err := http.Get(url + c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
+				t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
+			}
+		})
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
@@ -225,32 +227,38 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 
 	for _, p := range []string{"/.env", "/.git/config", "/.git/", "/sub/", "/sub/x.txt", "/notes.txt", "/link.txt",
 		"/up/secret.txt", "/up/", "/..%2fsecret.txt", "/favicon.ico", "/index.html/", "/mark1-museum.wasm/.."} {
-		resp, body := webAsk(t, srv.URL, "GET", p)
-		if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") || strings.Contains(body, "<a href") {
-			t.Errorf("GET %s: %d %q, want 404 and nothing of the file or folder", p, resp.StatusCode, body)
-		}
+		t.Run(p, func(t *testing.T) {
+			resp, body := webAsk(t, srv.URL, "GET", p)
+			if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") || strings.Contains(body, "<a href") {
+				t.Errorf("GET %s: %d %q, want 404 and nothing of the file or folder", p, resp.StatusCode, body)
+			}
+		})
 	}
 	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "TRACE", "OPTIONS", "CONNECT"} {
-		resp, body := webAsk(t, srv.URL, m, "/index.html")
-		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || strings.Contains(body, "stand-in") {
-			t.Errorf("%s /index.html: %d, Allow %q, body %q: want 405 with Allow: GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"), body)
-		}
+		t.Run(m, func(t *testing.T) {
+			resp, body := webAsk(t, srv.URL, m, "/index.html")
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" || strings.Contains(body, "stand-in") {
+				t.Errorf("%s /index.html: %d, Allow %q, body %q: want 405 with Allow: GET, HEAD", m, resp.StatusCode, resp.Header.Get("Allow"), body)
+			}
+		})
 	}
 	resp, body := webAsk(t, srv.URL, "HEAD", "/mark1-museum.wasm")
 	if resp.StatusCode != 200 || body != "" || resp.Header.Get("Content-Type") != "application/wasm" {
 		t.Errorf("HEAD /mark1-museum.wasm: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	for _, p := range []string{"/", "/index.html", "/wasm_exec.js", "/mark1-museum.wasm", "/nothing"} {
-		resp, _ := webAsk(t, srv.URL, "GET", p)
-		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
-			if got := resp.Header.Get(k); got != v {
-				t.Errorf("GET %s: %s %q, want %q", p, k, got, v)
+		t.Run(p, func(t *testing.T) {
+			resp, _ := webAsk(t, srv.URL, "GET", p)
+			for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
+				if got := resp.Header.Get(k); got != v {
+					t.Errorf("GET %s: %s %q, want %q", p, k, got, v)
+				}
 			}
-		}
-		csp := resp.Header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
-			t.Errorf("GET %s: Content-Security-Policy %q", p, csp)
-		}
+			csp := resp.Header.Get("Content-Security-Policy")
+			if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+				t.Errorf("GET %s: Content-Security-Policy %q", p, csp)
+			}
+		})
 	}
 	resp, _ = webAsk(t, srv.URL, "GET", "/")
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(csp, "unsafe-inline") {
@@ -270,6 +278,90 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 	}
 	if _, err := webHandler(dir); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("a build whose wasm_exec.js is a symbolic link: %v", err)
+	}
+}
+
+// mark1 web answers requests naming this computer (a loopback host, an address it listens
+// on, an --allow-host name), never a DNS-rebinding page's, which name the page's own host; it
+// may be linked to and read from any site, but takes no other site's POST.
+func TestWebRefusesForeignHosts(t *testing.T) {
+	h, err := webHandler(writeWebDir(t), "museum.local", "192.0.2.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, tc := range []struct {
+		name   string
+		method string
+		host   string
+		hdr    map[string]string
+		code   int
+		want   string
+	}{
+		{"rebinding", "GET", "evil.example:8080", nil, 403, `403 forbidden: Host "evil.example:8080": mark1 web answers only to this computer's`},
+		{"rebinding, bare", "GET", "evil.example", nil, 403, `Host "evil.example"`},
+		{"another address", "GET", "192.0.2.3:8080", nil, 403, "--allow-host"},
+		{"loopback", "GET", "127.0.0.1:8080", nil, 200, "stand-in index.html"},
+		{"localhost", "GET", "localhost:8080", nil, 200, "stand-in index.html"},
+		{"listened on", "GET", "192.0.2.2:8080", nil, 200, "stand-in index.html"},
+		{"allowed", "GET", "MUSEUM.local:8080", nil, 200, "stand-in index.html"},
+		{"a link from another site", "GET", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 200, "stand-in index.html"},
+		{"another site's post", "POST", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, `403 forbidden: Sec-Fetch-Site "cross-site": mark1 web does not answer web pages`},
+		{"a plain post", "POST", "", nil, 405, "405 method not allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(tc.method, srv.URL+"/", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			for k, v := range tc.hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Errorf("%d %q, want %d with %q", resp.StatusCode, b, tc.code, tc.want)
+			}
+			if resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("headers %v", resp.Header)
+			}
+		})
+	}
+}
+
+// The names mark1 web answers to besides loopback ones: the host --addr names, or every
+// interface's address when it names none, and the --allow-host names.
+func TestWebHosts(t *testing.T) {
+	ifaces := []net.Addr{
+		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+		&net.IPNet{IP: net.ParseIP("192.0.2.2").To4(), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("fd00::2"), Mask: net.CIDRMask(64, 128)},
+	}
+	for _, tc := range []struct {
+		host  string
+		allow []string
+		want  string
+	}{
+		{"127.0.0.1", nil, "127.0.0.1"},
+		{"192.0.2.2", []string{"museum.local"}, "museum.local 192.0.2.2"},
+		{"mypc.local", nil, "mypc.local"},
+		{"0.0.0.0", []string{"museum.local"}, "museum.local 127.0.0.1 192.0.2.2 fd00::2"},
+		{"", nil, "127.0.0.1 192.0.2.2 fd00::2"},
+		{"::", nil, "127.0.0.1 192.0.2.2 fd00::2"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			if got := strings.Join(webHosts(tc.host, ifaces, tc.allow), " "); got != tc.want {
+				t.Errorf("webHosts(%q, %q) = %q, want %q", tc.host, tc.allow, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -314,20 +406,22 @@ func TestWebTimeouts(t *testing.T) {
 		{"idle after a request", "GET /wasm_exec.js HTTP/1.1\r\nHost: x\r\n\r\n"},
 		{"half a header", "GET / HTTP/1.1\r\nHost: x\r\n"},
 	} {
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Write([]byte(c.send)); err != nil {
-			t.Fatal(err)
-		}
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		start := time.Now()
-		_, err = io.ReadAll(conn) // the reply if any, then the server's close
-		conn.Close()
-		if err != nil {
-			t.Errorf("%s: the server kept the connection open %v (%v)", c.name, time.Since(start).Round(time.Millisecond), err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Write([]byte(c.send)); err != nil {
+				t.Fatal(err)
+			}
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			start := time.Now()
+			_, err = io.ReadAll(conn) // the reply if any, then the server's close
+			conn.Close()
+			if err != nil {
+				t.Errorf("%s: the server kept the connection open %v (%v)", c.name, time.Since(start).Round(time.Millisecond), err)
+			}
+		})
 	}
 }
 
@@ -356,10 +450,12 @@ func TestWebURLs(t *testing.T) {
 		{"::1", &net.TCPAddr{IP: net.ParseIP("::1"), Port: 8080}, "http://[::1]:8080/", nil},
 		{"192.0.2.2", &net.TCPAddr{IP: net.ParseIP("192.0.2.2"), Port: 8080}, "http://192.0.2.2:8080/", []string{"http://192.0.2.2:8080/"}},
 	} {
-		here, others := webURLs(c.host, c.ln, ifaces)
-		if here != c.here || strings.Join(others, " ") != strings.Join(c.others, " ") || (others == nil) != (c.others == nil) {
-			t.Errorf("webURLs(%q): %q %q, want %q %q", c.host, here, others, c.here, c.others)
-		}
+		t.Run(c.host, func(t *testing.T) {
+			here, others := webURLs(c.host, c.ln, ifaces)
+			if here != c.here || strings.Join(others, " ") != strings.Join(c.others, " ") || (others == nil) != (c.others == nil) {
+				t.Errorf("webURLs(%q): %q %q, want %q %q", c.host, here, others, c.here, c.others)
+			}
+		})
 	}
 	if here, others := webURLs("0.0.0.0", all, ifaces[:2]); here != "http://localhost:8080/" || others == nil || len(others) != 0 {
 		t.Errorf("every interface, none but loopback: %q %q", here, others)

@@ -139,7 +139,7 @@ func (h *Hardware) calibrateAtOpen() {
 		for _, f := range files {
 			m, err := readCal(f)
 			if err != nil {
-				h.env.Log("rig: calibration: %v: every read-back pot it would have given is swept", err)
+				h.env.Logger.Warn(fmt.Sprintf("calibration: %v: every read-back pot it would have given is swept", err))
 				continue
 			}
 			for k, e := range m {
@@ -185,7 +185,7 @@ func (h *Hardware) calibrateAtOpen() {
 	if len(files) == 0 {
 		return
 	}
-	msg := fmt.Sprintf("rig: calibration: %d read-back pots, %d from %s, %d swept", len(pots), len(fromFile)-len(failed), strings.Join(files, " and "), len(sweep))
+	msg := fmt.Sprintf("calibration: %d read-back pots, %d from %s, %d swept", len(pots), len(fromFile)-len(failed), strings.Join(files, " and "), len(sweep))
 	if len(failed) > 0 {
 		msg += fmt.Sprintf(" (%s read back off their stored ends: swept again)", strings.Join(failed, ", "))
 	}
@@ -203,7 +203,7 @@ func (h *Hardware) calibrateAtOpen() {
 			msg += "; saved to " + h.env.CalFile
 		}
 	}
-	h.env.Log("%s", msg)
+	h.env.Logger.Info(msg)
 }
 
 // checkEnds moves the pots to their first targets and reads each back once: it returns those

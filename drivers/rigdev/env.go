@@ -3,6 +3,7 @@ package rigdev
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +27,9 @@ type Env struct {
 	// Clock is the time the rig reads and waits on (nil: the wall clock, time.Now and
 	// time.Sleep). Tests use a manual clock (drivers/i2csim.ManualClock).
 	Clock Clock
-	// Log receives one line per fault, recovery and notable event (nil: discarded).
-	Log func(format string, a ...any)
+	// Logger receives the rig's faults and losses (Warn), recoveries, calibrations and
+	// EEPROM saves (Info), each with component=rig (nil: discarded).
+	Logger *slog.Logger
 	// Trace, when not nil, receives every bus transaction, one line each.
 	Trace io.Writer
 	// CalFile is where the read-back pots' ends are kept between starts (JSON, written
@@ -57,9 +59,10 @@ func (e *Env) fill() {
 	if e.Clock == nil {
 		e.Clock = wallClock{}
 	}
-	if e.Log == nil {
-		e.Log = func(string, ...any) {}
+	if e.Logger == nil {
+		e.Logger = slog.New(slog.DiscardHandler)
 	}
+	e.Logger = e.Logger.With("component", "rig")
 }
 
 // BusStats counts one bus's traffic.

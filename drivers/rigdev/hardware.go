@@ -369,7 +369,7 @@ func (h *Hardware) Shutdown(timeout time.Duration) error {
 		if saved, err := c.dev.SaveNV(true); err != nil {
 			errs = append(errs, err)
 		} else if len(saved) > 0 {
-			h.env.Log("rig: %s: wipers %v saved to EEPROM", &c.chipState, saved)
+			h.env.Logger.Info(fmt.Sprintf("%s: wipers %v saved to EEPROM", &c.chipState, saved))
 		}
 	}
 	h.held = true // nothing is written any more

@@ -1,8 +1,10 @@
 package rigdev
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 )
@@ -18,7 +20,11 @@ func (h *Hardware) emit(e Event) {
 	if e.Pot != "" {
 		where = "pot " + e.Pot
 	}
-	h.env.Log("rig: %s: %s: %s", e.Kind, where, e.Message)
+	level := slog.LevelWarn // a fault, a loss of power, a pot that does not follow, a failed check
+	if e.Kind == "recovered" {
+		level = slog.LevelInfo
+	}
+	h.env.Logger.Log(context.Background(), level, fmt.Sprintf("%s: %s: %s", e.Kind, where, e.Message), "kind", e.Kind)
 	h.events = append(h.events, e)
 	if len(h.events) > 100 {
 		h.events = slices.Delete(h.events, 0, len(h.events)-100)

@@ -183,7 +183,7 @@ func TestLoopChipMissingAtOpen(t *testing.T) {
 	sim, env := Simulate(spec, clk, SimOpts{Seed: 9})
 	chip := sim.Bus("main").Detach(0x2C)
 	lg := &logger{t: t}
-	env.Log = lg.log
+	env.Logger = lg.log()
 	h, err := Open(spec, env)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,8 @@
 package rigdev
 
 import (
-	"fmt"
+	"context"
+	"log/slog"
 	"math"
 	"strings"
 	"testing"
@@ -20,12 +21,34 @@ func load(t *testing.T, name string) *rig.Rig {
 	return spec
 }
 
+// logger is a slog.Handler that keeps each record as a line: its level, the component and
+// the message ("WARN rig: fault: knobs2: ...").
 type logger struct {
 	t     *testing.T
 	lines []string
+	attrs string // the component's "NAME: "
 }
 
-func (l *logger) log(format string, a ...any) { l.lines = append(l.lines, fmt.Sprintf(format, a...)) }
+// log returns a logger of every level into l.
+func (l *logger) log() *slog.Logger { return slog.New(l) }
+
+func (l *logger) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *logger) Handle(_ context.Context, r slog.Record) error {
+	l.lines = append(l.lines, r.Level.String()+" "+l.attrs+r.Message)
+	return nil
+}
+
+func (l *logger) WithAttrs(as []slog.Attr) slog.Handler {
+	for _, a := range as {
+		if a.Key == "component" {
+			l.attrs += a.Value.String() + ": "
+		}
+	}
+	return l
+}
+
+func (l *logger) WithGroup(string) slog.Handler { return l }
 
 func (l *logger) has(s string) bool {
 	for _, line := range l.lines {
@@ -43,7 +66,7 @@ func open(t *testing.T, name string, opts SimOpts) (*Hardware, *Sim, *i2csim.Man
 	clk := i2csim.NewManualClock()
 	sim, env := Simulate(spec, clk, opts)
 	lg := &logger{t: t}
-	env.Log = lg.log
+	env.Logger = lg.log()
 	h, err := Open(spec, env)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +195,7 @@ func TestFaultsLoseNothing(t *testing.T) {
 			bad = append(bad, c.Name)
 		}
 	}
-	if len(bad) != 1 || bad[0] != "knobs2" || !lg.has("fault: knobs2: knobs2 (PCA9685 0x41 on bus main): writing failed after 3 tries") {
+	if len(bad) != 1 || bad[0] != "knobs2" || !lg.has("WARN rig: fault: knobs2: knobs2 (PCA9685 0x41 on bus main): writing failed after 3 tries") {
 		t.Fatalf("faulty chips %v; log %q", bad, lg.lines)
 	}
 	for _, p := range st.Pots {
@@ -193,7 +216,7 @@ func TestFaultsLoseNothing(t *testing.T) {
 			break
 		}
 	}
-	if !lg.has("recovered: knobs2") {
+	if !lg.has("INFO rig: recovered: knobs2") {
 		t.Errorf("no recovery logged: %q", lg.lines)
 	}
 	settle(t, h, sim, clk)

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"log/slog"
 	"sync"
 	"time"
 )
@@ -134,8 +135,9 @@ type Options struct {
 	Mirror bool
 	// Retry is how long the Feed waits before opening a camera that failed again (0: 2 s).
 	Retry time.Duration
-	// Logf, when not nil, is told of every change of state.
-	Logf func(format string, args ...any)
+	// Logger, when not nil, is told of every change of state: to off, starting or live as
+	// Info, to the others (missing, busy, unplugged, denied, failed) as a warning.
+	Logger *slog.Logger
 }
 
 // DefaultSide is the side of the Feed's square picture: 6 pixels per retina cell.
@@ -212,12 +214,16 @@ func (f *Feed) setState(st State, err error) {
 		f.status.FPS = 0
 	}
 	f.mu.Unlock()
-	if changed && f.opts.Logf != nil {
-		if err != nil {
-			f.opts.Logf("camera %s: %s: %v", f.status.Name, st, err)
-		} else {
-			f.opts.Logf("camera %s: %s", f.status.Name, st)
+	if changed && f.opts.Logger != nil {
+		level := slog.LevelWarn
+		if st == Off || st == Starting || st == Live {
+			level = slog.LevelInfo
 		}
+		line := fmt.Sprintf("camera %s: %s", f.status.Name, st)
+		if err != nil {
+			line += ": " + err.Error()
+		}
+		f.opts.Logger.Log(context.Background(), level, line, "state", st.String())
 	}
 }
 
@@ -280,8 +286,8 @@ func (f *Feed) publish() {
 	if s.State != Live {
 		s.State, s.Err, s.Since = Live, "", now
 		defer func() {
-			if f.opts.Logf != nil {
-				f.opts.Logf("camera %s: live", s.Name)
+			if f.opts.Logger != nil {
+				f.opts.Logger.Info(fmt.Sprintf("camera %s: live", s.Name), "state", Live.String())
 			}
 		}()
 	}

@@ -18,6 +18,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/mark1-perceptron/mark1/internal/httpguard"
 )
 
 // Status is the exhibit's health.
@@ -98,12 +102,14 @@ func (m *Monitor) Snapshot() Status {
 }
 
 // Handler serves the Status: GET / (or /status) as JSON, GET /metrics in Prometheus' text
-// format.
+// format. Behind the defences the bridge's API and mark1 web share (internal/httpguard), it
+// answers only requests naming a loopback host (127.0.0.1, [::1], localhost: a DNS-rebinding
+// page's name its own) and no web page of any site (403, {"error": ...}), and at most
+// MaxRate requests a second (429).
 func (m *Monitor) Handler() http.Handler {
 	mux := http.NewServeMux()
 	status := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
 		b, _ := json.MarshalIndent(m.Snapshot(), "", "  ")
 		w.Write(append(b, '\n'))
 	}
@@ -113,8 +119,18 @@ func (m *Monitor) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 		WriteMetrics(w, m.Snapshot())
 	})
-	return mux
+	return httpguard.New(httpguard.Opts{
+		Headers: []string{"Cache-Control", "no-store", "X-Content-Type-Options", "nosniff"},
+		Browser: httpguard.BrowserOpts{Name: "the status endpoint", Hosts: httpguard.NewHosts(),
+			HostHint: "the status endpoint answers only to loopback names and addresses (127.0.0.1, [::1], localhost)"},
+		Limiter: rate.NewLimiter(MaxRate, MaxRate),
+		Refuse:  httpguard.JSONRefuse,
+	})(mux)
 }
+
+// MaxRate is the most requests a second the status endpoint serves (in bursts of as many): a
+// scraper and a few people watching ask far less.
+const MaxRate = 50
 
 // WriteMetrics writes s in Prometheus' text exposition format (what node exporter's textfile
 // collector reads, too).

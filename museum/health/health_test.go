@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,19 +70,76 @@ func TestEndpoint(t *testing.T) {
 	}
 }
 
+// The status endpoint answers this computer's own programs only: a DNS-rebinding page's
+// requests (which name the page's host, and which the browser takes for its own origin's) and
+// any web page's are refused, whatever the path.
+func TestEndpointRefusesPages(t *testing.T) {
+	srv := httptest.NewServer(NewMonitor("Museum of Computing").Handler())
+	defer srv.Close()
+	for _, tc := range []struct {
+		name string
+		path string
+		host string
+		hdr  map[string]string
+		code int
+		want string
+	}{
+		{"rebinding", "/status", "evil.example", nil, 403, `Host \"evil.example\": the status endpoint answers only to loopback names`},
+		{"rebinding, port", "/", "evil.example:8177", nil, 403, `Host \"evil.example:8177\"`},
+		{"rebinding, metrics", "/metrics", "evil.example", nil, 403, `Host \"evil.example\"`},
+		{"lan address", "/", "192.168.1.5:8177", nil, 403, "loopback names"},
+		{"another site's page", "/status", "", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}, 403, `Origin \"https://evil.example\": the status endpoint does not answer web pages`},
+		{"another port's page", "/status", "", map[string]string{"Sec-Fetch-Site": "same-site"}, 403, `Sec-Fetch-Site \"same-site\"`},
+		{"an old browser's page", "/metrics", "", map[string]string{"Origin": "http://127.0.0.1:1"}, 403, "does not answer web pages"},
+		{"typed in a browser", "/status", "", map[string]string{"Sec-Fetch-Site": "none"}, 200, `"institution": "Museum of Computing"`},
+		{"curl", "/status", "", nil, 200, `"institution"`},
+		{"localhost", "/metrics", "localhost:8177", nil, 200, "mark1_museum_up 1"},
+		{"ipv6 loopback", "/", "[::1]:8177", nil, 200, `"institution"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest("GET", srv.URL+tc.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			for k, v := range tc.hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.code || !strings.Contains(string(b), tc.want) {
+				t.Errorf("%d %s, want %d with %q", resp.StatusCode, b, tc.code, tc.want)
+			}
+			if resp.StatusCode == 403 && (strings.Contains(string(b), "institution") || resp.Header.Get("Content-Type") != "application/json") {
+				t.Errorf("a refusal: %s %q", resp.Header.Get("Content-Type"), b)
+			}
+		})
+	}
+}
+
 func TestServeOnlyOnLoopback(t *testing.T) {
 	// A cancelled context: were an address let through, Serve would return at once.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, a := range []string{"0.0.0.0:0", ":0", "192.168.1.5:0", "example.org:80"} {
-		if err := Serve(ctx, a, http.NotFoundHandler(), nil); err == nil || !strings.Contains(err.Error(), "loopback") {
-			t.Errorf("%s: %v, want a refusal", a, err)
-		}
+		t.Run(a, func(t *testing.T) {
+			if err := Serve(ctx, a, http.NotFoundHandler(), nil); err == nil || !strings.Contains(err.Error(), "loopback") {
+				t.Errorf("%v, want a refusal", err)
+			}
+		})
 	}
 	for _, a := range []string{"127.0.0.1:1", "[::1]:1", "localhost:1"} {
-		if !IsLoopback(a) {
-			t.Errorf("%s is loopback", a)
-		}
+		t.Run(a, func(t *testing.T) {
+			if !IsLoopback(a) {
+				t.Errorf("%s is loopback", a)
+			}
+		})
 	}
 }
 
