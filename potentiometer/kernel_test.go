@@ -22,6 +22,9 @@ func init() { countKernels = true }
 // of 9 racks, summed once, runs sumLanes' AVX2 path once there, and no AVX2 instruction
 // anywhere else: there sumGo ran.
 func TestKernelPath(t *testing.T) {
+	if !countKernels {
+		t.Fatal("countKernels is not set: no run would be counted")
+	}
 	want := avx2Built && cpu.X86.HasAVX2
 	if useAVX2 != want {
 		t.Fatalf("useAVX2 %v; built %v, processor AVX2 %v", useAVX2, avx2Built, cpu.X86.HasAVX2)
@@ -41,27 +44,31 @@ func TestKernelPath(t *testing.T) {
 	t.Logf("Bank.Sum ran %s", path)
 }
 
-// sentinel fills the guard bands: a NaN with a payload no sum makes. A kernel that read a
-// guard of the rows would sum it into a NaN; one that wrote a guard would change its bits.
-var sentinel = math.Float64frombits(0x7ff8_0000_dead_beef)
+// Sentinels fill the guard bands: NaNs with payloads no sum makes, one around the rows and
+// another around out. A kernel that read a guard of the rows would sum it into a NaN (which
+// keeps the payload: hence two); one that wrote a guard would change its bits.
+var (
+	sentinelIn  = math.Float64frombits(0x7ff8_0000_dead_beef)
+	sentinelOut = math.Float64frombits(0x7ff8_0000_0bad_f00d)
+)
 
-// guarded returns a slice of n float64s with guard sentinels on each side (in the same
-// array), and the whole array.
-func guarded(n, guard int) (v, whole []float64) {
+// guarded returns a slice of n float64s with guard sentinels s on each side (in the same
+// array; s in the slice too), and the whole array.
+func guarded(n, guard int, s float64) (v, whole []float64) {
 	whole = make([]float64, n+2*guard)
 	for i := range whole {
-		whole[i] = sentinel
+		whole[i] = s
 	}
 	return whole[guard : guard+n], whole
 }
 
 // checkGuards reports a guard of whole (guard values on each side) that is no longer the
-// sentinel.
-func checkGuards(t *testing.T, what string, whole []float64, guard int) {
+// sentinel s.
+func checkGuards(t *testing.T, what string, whole []float64, guard int, s float64) {
 	t.Helper()
 	for i := range guard {
 		for _, j := range []int{i, len(whole) - 1 - i} {
-			if math.Float64bits(whole[j]) != math.Float64bits(sentinel) {
+			if math.Float64bits(whole[j]) != math.Float64bits(s) {
 				t.Errorf("%s: guard %d of %d written: %v", what, j, len(whole), whole[j])
 			}
 		}
@@ -93,7 +100,7 @@ func TestSumLanesGuards(t *testing.T) {
 				bads = slices.Compact([]int{-1, 0, m / 2, m - 1})
 			}
 			for _, bad := range bads {
-				rows, rowsAll := guarded(n*stride, guard)
+				rows, rowsAll := guarded(n*stride, guard, sentinelIn)
 				for i := range rows {
 					rows[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(40)-20)
 				}
@@ -113,12 +120,12 @@ func TestSumLanesGuards(t *testing.T) {
 					for _, k := range kernels {
 						name := fmt.Sprintf("%s/stride=%d/lanes=%d/active=%d/bad=%d", k.name, stride, lanes, m, bad)
 						t.Run(name, func(t *testing.T) {
-							out, outAll := guarded(stride, guard)
+							out, outAll := guarded(stride, guard, sentinelOut)
 							ok := k.sum(rows, stride, lanes, active, n, out)
 							if ok != wantOK || ok != (bad < 0) {
 								t.Fatalf("reported %v, want %v", ok, bad < 0)
 							}
-							checkGuards(t, "out", outAll, guard)
+							checkGuards(t, "out", outAll, guard, sentinelOut)
 							if !slices.Equal(actAll, act0) {
 								t.Errorf("the active list or its guards changed")
 							}
@@ -130,7 +137,7 @@ func TestSumLanesGuards(t *testing.T) {
 							for l := range out {
 								switch got := math.Float64bits(out[l]); {
 								case !ok || l >= lanes:
-									if got != math.Float64bits(sentinel) && (!ok || got != math.Float64bits(want[l])) {
+									if got != math.Float64bits(sentinelOut) && (!ok || got != math.Float64bits(want[l])) {
 										t.Errorf("lane %d written: %v (sum %v)", l, out[l], want[l])
 									}
 								case got != math.Float64bits(want[l]):
