@@ -118,29 +118,32 @@ func randomFinish(rng *rand.Rand, inPlace bool) (m [N]float64, f finTerms) {
 // the real cards of testdata and on random images of every colour model and size, under random
 // placements, rotations, surrounds and polarities; an analog retina refuses it. (The images'
 // bounds start at non-negative points: Go's image.NewYCbCr with a negative Min and chroma
-// subsampling makes an image whose own YCbCrAt panics on some of its pixels.)
+// subsampling makes an image whose own YCbCrAt panics on some of its pixels.) Each trial draws
+// from its own stream.
 func TestPrepareIdealIsPrepare(t *testing.T) {
-	rng := rand.New(rand.NewPCG(51, 52))
 	cards := realCards(t)
 	for trial := range 300 {
-		p := randomParams(rng)
-		p.Ideal = true
-		ip := IdealParams()
-		ip.Scale, ip.OffsetX, ip.OffsetY, ip.Rotation, ip.Surround, ip.Polarity = p.Scale, p.OffsetX, p.OffsetY, p.Rotation, p.Surround, p.Polarity
-		r := newRetina(t, ip, uint64(trial))
-		var img image.Image
-		if trial%2 == 0 {
-			img = cards[rng.IntN(len(cards))]
-		} else {
-			img = colourImage(colourKinds[rng.IntN(len(colourKinds))], rng, rng.IntN(9), rng.IntN(9), 1+rng.IntN(60), 1+rng.IntN(60), -1)
-		}
-		var st Stimulus
-		r.Prepare(img, &st)
-		want, _ := st.IdealBits()
-		got, pol, ok := r.PrepareIdeal(img)
-		if !ok || got != want || pol != st.Polarity() {
-			t.Fatalf("trial %d (%+v): PrepareIdeal %x %v %v, Prepare %x %v", trial, ip, got, pol, ok, want, st.Polarity())
-		}
+		t.Run(fmt.Sprintf("trial=%d", trial), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(51, uint64(trial)))
+			p := randomParams(rng)
+			p.Ideal = true
+			ip := IdealParams()
+			ip.Scale, ip.OffsetX, ip.OffsetY, ip.Rotation, ip.Surround, ip.Polarity = p.Scale, p.OffsetX, p.OffsetY, p.Rotation, p.Surround, p.Polarity
+			r := newRetina(t, ip, uint64(trial))
+			var img image.Image
+			if trial%2 == 0 {
+				img = cards[rng.IntN(len(cards))]
+			} else {
+				img = colourImage(colourKinds[rng.IntN(len(colourKinds))], rng, rng.IntN(9), rng.IntN(9), 1+rng.IntN(60), 1+rng.IntN(60), -1)
+			}
+			var st Stimulus
+			r.Prepare(img, &st)
+			want, _ := st.IdealBits()
+			got, pol, ok := r.PrepareIdeal(img)
+			if !ok || got != want || pol != st.Polarity() {
+				t.Fatalf("%+v: PrepareIdeal %x %v %v, Prepare %x %v", ip, got, pol, ok, want, st.Polarity())
+			}
+		})
 	}
 	if _, _, ok := newRetina(t, DefaultParams(), 1).PrepareIdeal(cards[0]); ok {
 		t.Fatal("an analog retina gave ideal bits")
