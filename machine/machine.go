@@ -56,11 +56,9 @@ type Machine struct {
 	board  *patchboard.Board
 	racks  []Rack
 	adv    []Advancer // racks[r] as an Advancer, or nil
-	// pots holds racks[r]'s pots when every rack is a SimRack drawing from the machine's
-	// noise stream (their sums never fail), for potentiometer.SumRacks; else nil.
-	pots []*potentiometer.Rack
-	// bank reads, drives and advances the pots when this processor has the vector kernel
-	// (potentiometer.NewBank): the same sums, bit for bit, several racks at once; else nil.
+	// bank reads, drives and advances the racks' pots, several racks at once, when every rack
+	// is a SimRack drawing from the machine's noise stream (their sums never fail), on every
+	// processor (AVX2 kernels where there are some); else nil, and each rack is called in turn.
 	bank *potentiometer.Bank
 	err  error // the first error of a rack (see Err)
 
@@ -132,7 +130,7 @@ func New(cfg Config, classes []string) (*Machine, error) {
 	for r, rack := range m.racks {
 		m.adv[r], _ = rack.(Advancer)
 	}
-	m.setPots()
+	m.setBank()
 	m.codes = codes
 	m.oneHot = isOneHot(codes)
 	m.setMasks()
@@ -239,22 +237,26 @@ func (m *Machine) SetRack(r int, rack Rack) error {
 	defer m.mu.Unlock()
 	m.racks[r] = rack
 	m.adv[r], _ = rack.(Advancer)
-	m.setPots()
+	m.setBank()
 	return nil
 }
 
-// setPots sets m.pots from the racks, and m.bank.
-func (m *Machine) setPots() {
-	m.pots, m.bank = m.pots[:0], nil
+// setBank sets m.bank from the racks.
+func (m *Machine) setBank() {
+	m.bank = nil
+	pots := make([]*potentiometer.Rack, 0, len(m.racks))
 	for _, rack := range m.racks {
 		s, ok := rack.(*SimRack)
 		if !ok || s.noise != m.noise {
-			m.pots = nil
 			return
 		}
-		m.pots = append(m.pots, s.Rack)
+		pots = append(pots, s.Rack)
 	}
-	m.bank = potentiometer.NewBank(m.pots)
+	bank, err := potentiometer.NewBank(pots)
+	if err != nil { // New makes every rack with the board's size and SetRack refuses another
+		panic(fmt.Sprintf("machine: %v", err))
+	}
+	m.bank = bank
 }
 
 // Err returns the first error a rack reported (a hardware fault), or nil. The machine goes on

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/mark1-perceptron/mark1/potentiometer"
 	"github.com/mark1-perceptron/mark1/retina"
 )
 
@@ -84,8 +83,6 @@ func (m *Machine) present(s *retina.Stimulus, b *deckBits, card, class int, lear
 	}
 	if m.bank != nil {
 		m.bank.Sum(m.active, m.noise, m.sums)
-	} else if m.pots != nil {
-		potentiometer.SumRacks(m.pots, m.active, m.noise, m.sums)
 	} else {
 		for r, rack := range m.racks {
 			sum, err := rack.Sum(m.active)

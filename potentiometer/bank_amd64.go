@@ -1,19 +1,25 @@
-//go:build !purego
+//go:build gc && !purego
 
 package potentiometer
 
 import "golang.org/x/sys/cpu"
 
-//go:generate go run gen_kernels.go
+// avx2Built: the AVX2 kernels are in this build.
+const avx2Built = true
 
-// haveKernel: the AVX2 kernels run here.
-var haveKernel = cpu.X86.HasAVX2
+// useAVX2: the AVX2 kernels run here (the processor has AVX2, and GODEBUG=cpu.avx2=off has not
+// turned it off). Only sumLanes reads it.
+var useAVX2 = cpu.X86.HasAVX2
 
-// sumLanes is sumGo with AVX2, four lanes a register and up to twelve lanes a pass, and
-// reports false, having summed nothing it promises, when an active index is >= limit.
-func sumLanes(rows []float64, stride int, active []uint16, limit int, out []float64) bool {
-	if !haveKernel {
-		return sumGo(rows, stride, active, limit, out)
+// sumLanes is sumGo, run with AVX2 where useAVX2 says so (four lanes a register and up to
+// twelve lanes a pass, every lane of stride written); it reports false, having summed nothing
+// it promises, when an active index is >= limit.
+func sumLanes(rows []float64, stride, lanes int, active []uint16, limit int, out []float64) bool {
+	if !useAVX2 {
+		return sumGo(rows, stride, lanes, active, limit, out)
+	}
+	if countKernels {
+		kernelRuns.Add(1)
 	}
 	var ap *uint16
 	if len(active) > 0 {

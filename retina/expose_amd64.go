@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build gc && !purego
 
 package retina
 
@@ -11,18 +11,29 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// haveExposeKernel: Expose's loop runs as the AVX2 kernel here.
-var haveExposeKernel = cpu.X86.HasAVX2
+// avx2Built: the AVX2 kernels are in this build.
+const avx2Built = true
 
-// exposeKernel is exposeGo with AVX2, bit for bit: the kernel computes four cells at a time
-// the new levels, the readings at the latch less the threshold (into x), the S-unit states
-// without noise and which cells lie in the noise band; the noise is then drawn here for those
-// cells, in cell order as exposeGo draws it, and their states set again.
-func (r *Retina) exposeKernel(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
+// useAVX2: the AVX2 kernels run here (the processor has AVX2, and GODEBUG=cpu.avx2=off has not
+// turned it off). Only exposeLoop and finishMeans read it.
+var useAVX2 = cpu.X86.HasAVX2
+
+// exposeLoop is exposeGo, run with AVX2 where useAVX2 says so, bit for bit the same: the
+// kernel computes four cells at a time the new levels, the readings at the latch less the
+// threshold (into r.xs), the S-unit states without noise and which cells lie in the noise
+// band (r.noisy); the noise is then drawn here for those cells, in cell order as exposeGo
+// draws it, and their states set again.
+func (r *Retina) exposeLoop(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
+	if !useAVX2 {
+		r.exposeGo(s, fLatch, fEnd, thr, band2, sigma, light, noise, out)
+		return
+	}
+	if countKernels {
+		kernelRuns.Add(1)
+	}
 	k := exposeConsts{fLatch[0], fLatch[1], fEnd[0], fEnd[1], thr, band2}
-	var noisy Bits
-	exposeCells(&s.G[0], &r.level[0], &r.xs[0], &k, light, out, &noisy)
-	for w, m := range noisy {
+	exposeCells(&s.G[0], &r.level[0], &r.xs[0], &k, light, out, &r.noisy)
+	for w, m := range r.noisy {
 		for m != 0 {
 			j := bits.TrailingZeros64(m)
 			m &= m - 1
@@ -53,11 +64,14 @@ type exposeConsts struct {
 //go:noescape
 func exposeCells(targets *float32, level *float64, x *float64, k *exposeConsts, light bool, out *Bits, noisy *Bits)
 
-// finishMeans writes finish's means to avg with the AVX2 kernel, bit for bit as finishGo.
+// finishMeans is finishGo, run with AVX2 where useAVX2 says so, bit for bit the same.
 func finishMeans(m *[N]float64, f *finTerms, avg *[N]float64) {
-	if !haveExposeKernel {
+	if !useAVX2 {
 		finishGo(m, f, avg)
 		return
+	}
+	if countKernels {
+		kernelRuns.Add(1)
 	}
 	if f.inPlace {
 		finishCells(m, &f.add, &f.den, avg)

@@ -1,14 +1,17 @@
-//go:build !amd64 || purego
+//go:build !amd64 || !gc || purego
 
 package retina
 
 import "math/rand/v2"
 
-// haveExposeKernel: no vector kernel on this processor (or in a purego build).
-const haveExposeKernel = false
+// avx2Built: the AVX2 kernels are not in this build (another processor, gccgo, or purego).
+const avx2Built = false
 
-// exposeKernel is exposeGo.
-func (r *Retina) exposeKernel(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
+// useAVX2: the Go loops run.
+const useAVX2 = false
+
+// exposeLoop is exposeGo.
+func (r *Retina) exposeLoop(s *Stimulus, fLatch, fEnd *[2]float64, thr, band2, sigma float64, light bool, noise *rand.Rand, out *Bits) {
 	r.exposeGo(s, fLatch, fEnd, thr, band2, sigma, light, noise, out)
 }
 

@@ -146,8 +146,8 @@ func finish(ax *axes, m *[N]float64, unit, sur float64, avg *[N]float64) {
 	finishMeans(m, &ax.fin, avg)
 }
 
-// finishGo is finish's loop over the cells (finishMeans runs a vector kernel where there is
-// one).
+// finishGo is finish's loop over the cells (finishMeans runs the AVX2 kernel instead where
+// useAVX2 says so).
 func finishGo(m *[N]float64, f *finTerms, avg *[N]float64) {
 	for i := range m {
 		v := (m[i] + f.add[i]) / f.den[i]

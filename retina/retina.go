@@ -36,7 +36,8 @@ type Retina struct {
 	fOK                            bool
 	riseL, decayL, riseEnd, decEnd float64
 	saved                          [N]float64 // Expose: the levels before, when dt is 0
-	xs                             [N]float64 // Expose: the readings less the threshold (the vector kernel's)
+	xs                             [N]float64 // Expose: the readings less the threshold (the AVX2 kernel's)
+	noisy                          Bits       // Expose: the cells in the noise band (the AVX2 kernel's)
 
 	pow   power    // light^Gamma
 	rot   rotation // of the card
@@ -278,11 +279,7 @@ func (r *Retina) Expose(s *Stimulus, dt float64, noise *rand.Rand, out *Bits) {
 		r.saved = r.level
 	}
 	sigma := r.p.DarkNoise
-	if haveExposeKernel {
-		r.exposeKernel(s, &fLatch, &fEnd, thr, band2, sigma, light, noise, out)
-	} else {
-		r.exposeGo(s, &fLatch, &fEnd, thr, band2, sigma, light, noise, out)
-	}
+	r.exposeLoop(s, &fLatch, &fEnd, thr, band2, sigma, light, noise, out)
 	if frozen {
 		for i, c0 := range r.saved[:] {
 			if d := c0 - float64(s.G[i]); fEnd[math.Float64bits(d)>>63] == 1 {
