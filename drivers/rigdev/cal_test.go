@@ -185,32 +185,37 @@ func TestCalibrationFileProblems(t *testing.T) {
 		}
 		return string(b)
 	}
-	for _, bad := range []string{
-		"not json",
-		`{"version": 9, "pots": []}`,
-		with(func(e *calPot) { e.V1 = e.V0 }),   // ends that read the same: no read-back
-		with(func(e *calPot) { e.V0 = 1e300 }),  // no ADC reads that
-		with(func(e *calPot) { e.Out += "0" }),  // another channel
-		with(func(e *calPot) { e.Drive += "" }), // the same: kept (the control)
+	// Each case writes its file first, so that it runs alone as it runs after the others.
+	same := with(func(e *calPot) {})
+	for _, tc := range []struct{ name, bad string }{
+		{"not-json", "not json"},
+		{"version=9", `{"version": 9, "pots": []}`},
+		{"ends-equal", with(func(e *calPot) { e.V1 = e.V0 })},     // ends that read the same: no read-back
+		{"v0=1e300", with(func(e *calPot) { e.V0 = 1e300 })},      // no ADC reads that
+		{"other-channel", with(func(e *calPot) { e.Out += "0" })}, // another channel
+		{"control", with(func(e *calPot) { e.Drive += "" })},      // the same: kept (the control)
 	} {
-		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, sim, _, lg := calOpen(t, spec, file, false, nil)
-		control := bad == with(func(e *calPot) {})
-		for w, n := range travels(sim) {
-			if swept := n > 1.9; swept == control {
-				t.Errorf("file %.60q: %s's servo moved %.2f travels", bad, w, n)
+		t.Run(tc.name, func(t *testing.T) {
+			bad := tc.bad
+			if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
 			}
-		}
-		if bad[0] != '{' || bad[1] == '"' && strings.Contains(bad, `"version": 9`) {
-			if !lg.has("rig: calibration: " + file + ": ") {
-				t.Errorf("file %q: log %q", bad, lg.lines)
+			_, sim, _, lg := calOpen(t, spec, file, false, nil)
+			control := bad == same
+			for w, n := range travels(sim) {
+				if swept := n > 1.9; swept == control {
+					t.Errorf("file %.60q: %s's servo moved %.2f travels", bad, w, n)
+				}
 			}
-		}
-		if cf := readCalFile(t, file); len(cf.Pots) != 4 {
-			t.Errorf("file %q: replaced by %+v", bad, cf)
-		}
+			if bad[0] != '{' || bad[1] == '"' && strings.Contains(bad, `"version": 9`) {
+				if !lg.has("rig: calibration: " + file + ": ") {
+					t.Errorf("file %q: log %q", bad, lg.lines)
+				}
+			}
+			if cf := readCalFile(t, file); len(cf.Pots) != 4 {
+				t.Errorf("file %q: replaced by %+v", bad, cf)
+			}
+		})
 	}
 
 	// A folder where the file should be: reported, kept in memory.
