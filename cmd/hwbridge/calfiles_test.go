@@ -40,11 +40,14 @@ func TestCalFiles(t *testing.T) {
 		{"simulated", rigFlags{rig: rigFile, simulate: true}, env, "", "a simulated rig's is stored only with --state-dir DIR"},
 		{"simulated, --state-dir", rigFlags{rig: rigFile, simulate: true, stateDir: state}, env, filepath.Join(state, "rig.toml.sim.cal"), ""},
 	} {
-		t.Setenv("STATE_DIRECTORY", tc.envState)
-		write, _, note := tc.rf.calFiles()
-		if write != tc.write || !strings.Contains(note, tc.note) {
-			t.Errorf("%s: %q, %q; want %q, a note with %q", tc.name, write, note, tc.write, tc.note)
-		}
+		// Each case sets $STATE_DIRECTORY (restored when it ends).
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("STATE_DIRECTORY", tc.envState)
+			write, _, note := tc.rf.calFiles()
+			if write != tc.write || !strings.Contains(note, tc.note) {
+				t.Errorf("%s: %q, %q; want %q, a note with %q", tc.name, write, note, tc.write, tc.note)
+			}
+		})
 	}
 	// A calibration beside the rig file that cannot be replaced is read still (written by
 	// hwbridge calibrate as root, say), with the state directory's.
@@ -68,12 +71,14 @@ func TestCalFiles(t *testing.T) {
 // hwbridge calibrate sweeps whatever is stored; serve and run only when told (--recalibrate).
 func TestRecalibrateDefault(t *testing.T) {
 	for name, want := range map[string]bool{"calibrate": true, "serve": false, "run": false} {
-		fs := flag.NewFlagSet("hwbridge "+name, flag.ContinueOnError)
-		var rf rigFlags
-		rf.register(fs)
-		if rf.recalibrate != want {
-			t.Errorf("hwbridge %s: --recalibrate defaults to %v", name, rf.recalibrate)
-		}
+		t.Run(name, func(t *testing.T) {
+			fs := flag.NewFlagSet("hwbridge "+name, flag.ContinueOnError)
+			var rf rigFlags
+			rf.register(fs)
+			if rf.recalibrate != want {
+				t.Errorf("hwbridge %s: --recalibrate defaults to %v", name, rf.recalibrate)
+			}
+		})
 	}
 }
 

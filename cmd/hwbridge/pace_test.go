@@ -30,14 +30,16 @@ func TestPaceFlag(t *testing.T) {
 		{"-3s", 0, "want a duration of 0 or more, or auto"},
 		{"fast", 0, "want a duration such as 500ms or 2s, or auto"},
 	} {
-		var p paceValue
-		err := p.Set(tt.arg)
-		switch {
-		case tt.err != "" && (err == nil || err.Error() != tt.err):
-			t.Errorf("--pace %s: error %v, want %q", tt.arg, err, tt.err)
-		case tt.err == "" && (err != nil || time.Duration(p) != tt.want):
-			t.Errorf("--pace %s: %v, %v; want %v", tt.arg, time.Duration(p), err, tt.want)
-		}
+		t.Run(tt.arg, func(t *testing.T) {
+			var p paceValue
+			err := p.Set(tt.arg)
+			switch {
+			case tt.err != "" && (err == nil || err.Error() != tt.err):
+				t.Errorf("--pace %s: error %v, want %q", tt.arg, err, tt.err)
+			case tt.err == "" && (err != nil || time.Duration(p) != tt.want):
+				t.Errorf("--pace %s: %v, %v; want %v", tt.arg, time.Duration(p), err, tt.want)
+			}
+		})
 	}
 	out.Reset()
 	errs.Reset()
