@@ -70,9 +70,10 @@ func accessScreens(t *testing.T) []accessScreen {
 				s.ui.Hover, s.ui.HoverAt = h.p, h.at
 				out = append(out, accessScreen{fmt.Sprintf("%s/%s/hover%d", l.Code(), size, i), s})
 			}
+			// The help over the start screen (the base screens' "help" is over a test).
 			s := base[0]
 			s.ui.Lang, s.ui.LargeText, s.ui.Help = l, large, true
-			out = append(out, accessScreen{fmt.Sprintf("%s/%s/help", l.Code(), size), s})
+			out = append(out, accessScreen{fmt.Sprintf("%s/%s/start-help", l.Code(), size), s})
 		}
 	}
 	return out
