@@ -40,7 +40,6 @@ func TestCalFiles(t *testing.T) {
 		{"simulated", rigFlags{rig: rigFile, simulate: true}, env, "", "a simulated rig's is stored only with --state-dir DIR"},
 		{"simulated, --state-dir", rigFlags{rig: rigFile, simulate: true, stateDir: state}, env, filepath.Join(state, "rig.toml.sim.cal"), ""},
 	} {
-		// Each case sets $STATE_DIRECTORY (restored when it ends).
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("STATE_DIRECTORY", tc.envState)
 			write, _, note := tc.rf.calFiles()

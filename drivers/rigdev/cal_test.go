@@ -185,23 +185,21 @@ func TestCalibrationFileProblems(t *testing.T) {
 		}
 		return string(b)
 	}
-	// Each case writes its file first, so that it runs alone as it runs after the others.
-	same := with(func(e *calPot) {})
-	for _, tc := range []struct{ name, bad string }{
-		{"not-json", "not json"},
-		{"version=9", `{"version": 9, "pots": []}`},
-		{"ends-equal", with(func(e *calPot) { e.V1 = e.V0 })},     // ends that read the same: no read-back
-		{"v0=1e300", with(func(e *calPot) { e.V0 = 1e300 })},      // no ADC reads that
-		{"other-channel", with(func(e *calPot) { e.Out += "0" })}, // another channel
-		{"control", with(func(e *calPot) { e.Drive += "" })},      // the same: kept (the control)
+	for _, c := range []struct{ name, bad string }{
+		{"not json", "not json"},
+		{"version 9", `{"version": 9, "pots": []}`},
+		{"ends that read the same", with(func(e *calPot) { e.V1 = e.V0 })}, // no read-back
+		{"ends no ADC reads", with(func(e *calPot) { e.V0 = 1e300 })},
+		{"another channel", with(func(e *calPot) { e.Out += "0" })},
+		{"the same", with(func(e *calPot) { e.Drive += "" })}, // kept (the control)
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			bad := tc.bad
+		t.Run(c.name, func(t *testing.T) {
+			bad := c.bad
 			if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			_, sim, _, lg := calOpen(t, spec, file, false, nil)
-			control := bad == same
+			control := bad == with(func(e *calPot) {})
 			for w, n := range travels(sim) {
 				if swept := n > 1.9; swept == control {
 					t.Errorf("file %.60q: %s's servo moved %.2f travels", bad, w, n)
