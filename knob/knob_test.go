@@ -46,23 +46,26 @@ func TestRangeContains(t *testing.T) {
 
 func TestRangeString(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		r    Range
 		want string
 	}{
-		{Closed(0, 10), "0..10"},
-		{Range{Min: 0, Max: 10, MinOpen: true}, "more than 0, at most 10"},
-		{Range{Min: 0, Max: 1, MaxOpen: true}, "0 or more, less than 1"},
-		{Range{Min: -1, Max: 1, MinOpen: true, MaxOpen: true}, "more than -1, less than 1"},
-		{Range{Min: 0, Max: 1e6, MinOpen: true, InfOK: true}, "more than 0, at most 1e+06 or +Inf"},
-		{Range{Min: 1, Max: 1e12, ZeroOK: true}, "0 (off), or 1..1e+12"},
-		{Closed(0, math.MaxUint64), "0..2^64-1"},
-		{Names("alpha", "gamma", "forced"), "alpha, gamma or forced"},
-		{Names("dark"), "dark"},
-		{Range{}, "0..0"},
+		{"closed", Closed(0, 10), "0..10"},
+		{"open-below", Range{Min: 0, Max: 10, MinOpen: true}, "more than 0, at most 10"},
+		{"open-above", Range{Min: 0, Max: 1, MaxOpen: true}, "0 or more, less than 1"},
+		{"open-both", Range{Min: -1, Max: 1, MinOpen: true, MaxOpen: true}, "more than -1, less than 1"},
+		{"inf-ok", Range{Min: 0, Max: 1e6, MinOpen: true, InfOK: true}, "more than 0, at most 1e+06 or +Inf"},
+		{"zero-ok", Range{Min: 1, Max: 1e12, ZeroOK: true}, "0 (off), or 1..1e+12"},
+		{"max=MaxUint64", Closed(0, math.MaxUint64), "0..2^64-1"},
+		{"names", Names("alpha", "gamma", "forced"), "alpha, gamma or forced"},
+		{"one-name", Names("dark"), "dark"},
+		{"zero", Range{}, "0..0"},
 	} {
-		if got := tc.r.String(); got != tc.want {
-			t.Errorf("%#v: %q, want %q", tc.r, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.String(); got != tc.want {
+				t.Errorf("%#v: %q, want %q", tc.r, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -70,10 +73,21 @@ func TestRangeIsZero(t *testing.T) {
 	if !(Range{}).IsZero() {
 		t.Error("the zero Range is not IsZero")
 	}
-	for _, r := range []Range{Closed(0, 1), {ZeroOK: true}, {InfOK: true}, {MinOpen: true}, Names("a")} {
-		if r.IsZero() {
-			t.Errorf("%#v is IsZero", r)
-		}
+	for _, tc := range []struct {
+		name string
+		r    Range
+	}{
+		{"closed", Closed(0, 1)},
+		{"zero-ok", Range{ZeroOK: true}},
+		{"inf-ok", Range{InfOK: true}},
+		{"min-open", Range{MinOpen: true}},
+		{"names", Names("a")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.r.IsZero() {
+				t.Errorf("%#v is IsZero", tc.r)
+			}
+		})
 	}
 }
 
@@ -117,29 +131,37 @@ var paramDocs = []Doc{
 
 func TestCheckStruct(t *testing.T) {
 	good := params{F: 0.5, I: 8, U: math.MaxUint64, S: "x", N: 1, Free: math.Inf(1), Blank: math.NaN()}
-	for _, v := range []any{good, &good} {
-		if err := CheckStruct(v, paramDocs); err != nil {
-			t.Errorf("%+v: %v", v, err)
-		}
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{{"value", good}, {"pointer", &good}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := CheckStruct(tc.v, paramDocs); err != nil {
+				t.Errorf("%+v: %v", tc.v, err)
+			}
+		})
 	}
 	for _, tc := range []struct {
+		name string
 		edit func(*params)
 		want string
 	}{
-		{func(p *params) { p.F = 1 }, "f: 1, want 0 or more, less than 1"},
-		{func(p *params) { p.F = math.NaN() }, "f: NaN, want 0 or more, less than 1"},
-		{func(p *params) { p.I = 0 }, "i: 0, want 1..64"},
-		{func(p *params) { p.I = 65 }, "i: 65, want 1..64"},
-		{func(p *params) { p.I = math.MaxInt }, "i: 9223372036854775807, want 1..64"},
-		{func(p *params) { p.S = "z" }, `s: "z", want x or y`},
-		{func(p *params) { p.N = 7 }, "n: 7, want zero or one"},
+		{"f=1", func(p *params) { p.F = 1 }, "f: 1, want 0 or more, less than 1"},
+		{"f=NaN", func(p *params) { p.F = math.NaN() }, "f: NaN, want 0 or more, less than 1"},
+		{"i=0", func(p *params) { p.I = 0 }, "i: 0, want 1..64"},
+		{"i=65", func(p *params) { p.I = 65 }, "i: 65, want 1..64"},
+		{"i=MaxInt", func(p *params) { p.I = math.MaxInt }, "i: 9223372036854775807, want 1..64"},
+		{"s=z", func(p *params) { p.S = "z" }, `s: "z", want x or y`},
+		{"n=7", func(p *params) { p.N = 7 }, "n: 7, want zero or one"},
 	} {
-		p := good
-		tc.edit(&p)
-		err := CheckStruct(p, paramDocs)
-		if err == nil || err.Error() != tc.want {
-			t.Errorf("%+v: %v, want %q", p, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			p := good
+			tc.edit(&p)
+			err := CheckStruct(p, paramDocs)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%+v: %v, want %q", p, err, tc.want)
+			}
+		})
 	}
 	if err := CheckStruct(3, paramDocs); err == nil {
 		t.Error("CheckStruct of an int: no error")

@@ -1,6 +1,7 @@
 package patchboard
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -74,25 +75,29 @@ func TestDefaultActivity(t *testing.T) {
 	}
 	t.Logf("%d stimuli (letters and shapes), %.1f%% of the field on on average", len(stim), 100*float64(on)/float64(len(stim)*retina.N))
 	for seed := uint64(1); seed <= 4; seed++ {
-		b, err := MarkI(DefaultMarkI(), rand.New(rand.NewPCG(seed, 0)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := measureActivity(b, stim)
-		logActivity(t, "DefaultMarkI", st)
-		if st.mean < 0.10 || st.mean > 0.30 || st.dead > b.Len()/100 || st.always > 0 || st.min < 0.03 || st.max > 0.5 {
-			t.Errorf("DefaultMarkI, seed %d: activity out of bounds", seed)
-		}
+		t.Run(fmt.Sprintf("DefaultMarkI/seed=%d", seed), func(t *testing.T) {
+			b, err := MarkI(DefaultMarkI(), rand.New(rand.NewPCG(seed, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := measureActivity(b, stim)
+			logActivity(t, "DefaultMarkI", st)
+			if st.mean < 0.10 || st.mean > 0.30 || st.dead > b.Len()/100 || st.always > 0 || st.min < 0.03 || st.max > 0.5 {
+				t.Errorf("DefaultMarkI, seed %d: activity out of bounds", seed)
+			}
+		})
 	}
 	for _, radius := range []int{1, 2, 3, 4} {
-		b, err := Local(512, radius, rand.New(rand.NewPCG(1, 0)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := measureActivity(b, stim)
-		logActivity(t, "Local radius "+string(rune('0'+radius)), st)
-		if radius > 1 && (st.mean < 0.10 || st.mean > 0.30 || st.dead > b.Len()/25 || st.always > 0) {
-			t.Errorf("Local(512, %d): activity out of bounds", radius)
-		}
+		t.Run(fmt.Sprintf("Local/radius=%d", radius), func(t *testing.T) {
+			b, err := Local(512, radius, rand.New(rand.NewPCG(1, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := measureActivity(b, stim)
+			logActivity(t, "Local radius "+string(rune('0'+radius)), st)
+			if radius > 1 && (st.mean < 0.10 || st.mean > 0.30 || st.dead > b.Len()/25 || st.always > 0) {
+				t.Errorf("Local(512, %d): activity out of bounds", radius)
+			}
+		})
 	}
 }

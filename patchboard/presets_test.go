@@ -1,6 +1,7 @@
 package patchboard
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -38,6 +39,11 @@ func fanOuts(b *Board) [retina.N]int {
 	return fan
 }
 
+// paramsName names a case of MarkI's parameters.
+func paramsName(p MarkIParams) string {
+	return fmt.Sprintf("a=%d,exc=%d,inh=%d,theta=%d,fanout=%d", p.AUnits, p.Exc, p.Inh, p.Theta, p.FanOut)
+}
+
 func TestMarkIDeterministic(t *testing.T) {
 	p := DefaultMarkI()
 	a, err := MarkI(p, rand.New(rand.NewPCG(42, 1)))
@@ -52,13 +58,15 @@ func TestMarkIDeterministic(t *testing.T) {
 		t.Error("MarkI with the same seed gave different boards")
 	}
 	for seed := uint64(43); seed < 48; seed++ {
-		c, err := MarkI(p, rand.New(rand.NewPCG(seed, 1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sameWiring(a, c) {
-			t.Errorf("MarkI with seeds 42 and %d gave the same board", seed)
-		}
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			c, err := MarkI(p, rand.New(rand.NewPCG(seed, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sameWiring(a, c) {
+				t.Errorf("MarkI with seeds 42 and %d gave the same board", seed)
+			}
+		})
 	}
 }
 
@@ -74,37 +82,39 @@ func TestMarkIHonoursFanOut(t *testing.T) {
 		{AUnits: 2000, Exc: 3, Inh: 2, Theta: 2, FanOut: 25},    // exactly 400*25 plugs
 		{AUnits: 100, Exc: 200, Inh: 100, Theta: 50, FanOut: 0}, // no limit
 	} {
-		limit := p.FanOut
-		if limit == 0 {
-			limit = p.AUnits
-		}
-		worst := 0
-		for seed := uint64(1); seed <= 20; seed++ {
-			b, err := MarkI(p, rand.New(rand.NewPCG(seed, 3)))
-			if err != nil {
-				t.Fatalf("%+v seed %d: %v", p, seed, err)
+		t.Run(paramsName(p), func(t *testing.T) {
+			limit := p.FanOut
+			if limit == 0 {
+				limit = p.AUnits
 			}
-			if err := b.Validate(); err != nil {
-				t.Fatalf("%+v seed %d: %v", p, seed, err)
-			}
-			if b.Len() != p.AUnits || b.FanOut != p.FanOut {
-				t.Fatalf("%+v: %d A-units, fan-out %d", p, b.Len(), b.FanOut)
-			}
-			for a, u := range b.Units {
-				if len(u.Exc) != p.Exc || len(u.Inh) != p.Inh || u.Theta != p.Theta {
-					t.Fatalf("%+v: a%d has (%d, %d, %d)", p, a, len(u.Exc), len(u.Inh), u.Theta)
+			worst := 0
+			for seed := uint64(1); seed <= 20; seed++ {
+				b, err := MarkI(p, rand.New(rand.NewPCG(seed, 3)))
+				if err != nil {
+					t.Fatalf("%+v seed %d: %v", p, seed, err)
 				}
-				if !slices.IsSorted(u.Exc) || !slices.IsSorted(u.Inh) {
-					t.Fatalf("%+v: plugs of a%d not in ascending order", p, a)
+				if err := b.Validate(); err != nil {
+					t.Fatalf("%+v seed %d: %v", p, seed, err)
 				}
+				if b.Len() != p.AUnits || b.FanOut != p.FanOut {
+					t.Fatalf("%+v: %d A-units, fan-out %d", p, b.Len(), b.FanOut)
+				}
+				for a, u := range b.Units {
+					if len(u.Exc) != p.Exc || len(u.Inh) != p.Inh || u.Theta != p.Theta {
+						t.Fatalf("%+v: a%d has (%d, %d, %d)", p, a, len(u.Exc), len(u.Inh), u.Theta)
+					}
+					if !slices.IsSorted(u.Exc) || !slices.IsSorted(u.Inh) {
+						t.Fatalf("%+v: plugs of a%d not in ascending order", p, a)
+					}
+				}
+				fan := fanOuts(b)
+				worst = max(worst, slices.Max(fan[:]))
 			}
-			fan := fanOuts(b)
-			worst = max(worst, slices.Max(fan[:]))
-		}
-		if worst > limit {
-			t.Errorf("%+v: largest fan-out %d, over the limit %d", p, worst, limit)
-		}
-		t.Logf("%+v: largest fan-out over 20 seeds %d", p, worst)
+			if worst > limit {
+				t.Errorf("%+v: largest fan-out %d, over the limit %d", p, worst, limit)
+			}
+			t.Logf("%+v: largest fan-out over 20 seeds %d", p, worst)
+		})
 	}
 }
 
@@ -125,23 +135,27 @@ func TestMarkIErrors(t *testing.T) {
 		{MarkIParams{512, 6, 4, 0, 40}, "patchboard: theta: 0, want 1..6 (the excitatory plugs per A-unit)"},
 		{MarkIParams{512, 6, 4, 7, 40}, "patchboard: theta: 7, want 1..6 (the excitatory plugs per A-unit)"},
 	} {
-		b, err := MarkI(tt.p, rand.New(rand.NewPCG(1, 1)))
-		if err == nil || err.Error() != tt.want {
-			t.Errorf("MarkI(%+v) = %v, %v; want error %q", tt.p, b, err, tt.want)
-		}
+		t.Run(paramsName(tt.p), func(t *testing.T) {
+			b, err := MarkI(tt.p, rand.New(rand.NewPCG(1, 1)))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("MarkI(%+v) = %v, %v; want error %q", tt.p, b, err, tt.want)
+			}
+		})
 	}
 }
 
 func TestFanOutFor(t *testing.T) {
 	for _, a := range []int{1, 512, 513, 1454, 1455, 4096, 65536} {
-		p := DefaultMarkI()
-		p.AUnits, p.FanOut = a, FanOutFor(a)
-		if a <= 512 && p.FanOut != MarkIFanOut {
-			t.Errorf("FanOutFor(%d) = %d, want the historical %d", a, p.FanOut, MarkIFanOut)
-		}
-		if err := p.Validate(); err != nil {
-			t.Errorf("FanOutFor(%d) = %d: %v", a, p.FanOut, err)
-		}
+		t.Run(fmt.Sprintf("a=%d", a), func(t *testing.T) {
+			p := DefaultMarkI()
+			p.AUnits, p.FanOut = a, FanOutFor(a)
+			if a <= 512 && p.FanOut != MarkIFanOut {
+				t.Errorf("FanOutFor(%d) = %d, want the historical %d", a, p.FanOut, MarkIFanOut)
+			}
+			if err := p.Validate(); err != nil {
+				t.Errorf("FanOutFor(%d) = %d: %v", a, p.FanOut, err)
+			}
+		})
 	}
 	p := DefaultMarkI()
 	p.AUnits, p.FanOut = 4096, FanOutFor(4096)
@@ -190,38 +204,40 @@ next:
 
 func TestLocal(t *testing.T) {
 	for _, tt := range []struct{ units, radius int }{{512, 1}, {512, 2}, {512, 3}, {200, 4}, {50, 10}, {1500, 2}} {
-		b, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(5, uint64(tt.radius))))
-		if err != nil {
-			t.Fatalf("Local(%d, %d): %v", tt.units, tt.radius, err)
-		}
-		if err := b.Validate(); err != nil {
-			t.Fatalf("Local(%d, %d): %v", tt.units, tt.radius, err)
-		}
-		if b.Len() != tt.units || b.FanOut != MarkIFanOut {
-			t.Fatalf("Local(%d, %d): %d units, fan-out %d", tt.units, tt.radius, b.Len(), b.FanOut)
-		}
-		full := 0
-		for a, u := range b.Units {
-			if u.Theta != localTheta || len(u.Exc) > localExc || len(u.Inh) > localInh {
-				t.Fatalf("Local(%d, %d): a%d has (%d, %d, %d)", tt.units, tt.radius, a, len(u.Exc), len(u.Inh), u.Theta)
+		t.Run(fmt.Sprintf("units=%d,radius=%d", tt.units, tt.radius), func(t *testing.T) {
+			b, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(5, uint64(tt.radius))))
+			if err != nil {
+				t.Fatalf("Local(%d, %d): %v", tt.units, tt.radius, err)
 			}
-			if len(u.Exc) == localExc && len(u.Inh) == localInh {
-				full++
+			if err := b.Validate(); err != nil {
+				t.Fatalf("Local(%d, %d): %v", tt.units, tt.radius, err)
 			}
-			if !slices.IsSorted(u.Exc) || !slices.IsSorted(u.Inh) {
-				t.Fatalf("Local(%d, %d): plugs of a%d not in ascending order", tt.units, tt.radius, a)
+			if b.Len() != tt.units || b.FanOut != MarkIFanOut {
+				t.Fatalf("Local(%d, %d): %d units, fan-out %d", tt.units, tt.radius, b.Len(), b.FanOut)
 			}
-			if localCentre(u, tt.radius) < 0 {
-				t.Fatalf("Local(%d, %d): a%d %v is not centre-surround", tt.units, tt.radius, a, u)
+			full := 0
+			for a, u := range b.Units {
+				if u.Theta != localTheta || len(u.Exc) > localExc || len(u.Inh) > localInh {
+					t.Fatalf("Local(%d, %d): a%d has (%d, %d, %d)", tt.units, tt.radius, a, len(u.Exc), len(u.Inh), u.Theta)
+				}
+				if len(u.Exc) == localExc && len(u.Inh) == localInh {
+					full++
+				}
+				if !slices.IsSorted(u.Exc) || !slices.IsSorted(u.Inh) {
+					t.Fatalf("Local(%d, %d): plugs of a%d not in ascending order", tt.units, tt.radius, a)
+				}
+				if localCentre(u, tt.radius) < 0 {
+					t.Fatalf("Local(%d, %d): a%d %v is not centre-surround", tt.units, tt.radius, a, u)
+				}
 			}
-		}
-		fan := fanOuts(b)
-		t.Logf("Local(%d, %d): %d of %d units with all %d+%d plugs; largest fan-out %d",
-			tt.units, tt.radius, full, b.Len(), localExc, localInh, slices.Max(fan[:]))
-		again, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(5, uint64(tt.radius))))
-		if err != nil || !sameWiring(b, again) {
-			t.Errorf("Local(%d, %d) with the same seed gave a different board (%v)", tt.units, tt.radius, err)
-		}
+			fan := fanOuts(b)
+			t.Logf("Local(%d, %d): %d of %d units with all %d+%d plugs; largest fan-out %d",
+				tt.units, tt.radius, full, b.Len(), localExc, localInh, slices.Max(fan[:]))
+			again, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(5, uint64(tt.radius))))
+			if err != nil || !sameWiring(b, again) {
+				t.Errorf("Local(%d, %d) with the same seed gave a different board (%v)", tt.units, tt.radius, err)
+			}
+		})
 	}
 }
 
@@ -237,35 +253,42 @@ func TestLocalErrors(t *testing.T) {
 		{8001, 2, "patchboard: 8001 local A-units need at least 16002 plugs, over the 16000 that 400 S-units with fan-out 40 allow"},
 		{8000, 1, "patchboard: cannot place local A-unit"},
 	} {
-		_, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(1, 1)))
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("Local(%d, %d) error %v, want %q", tt.units, tt.radius, err, tt.want)
-		}
+		t.Run(fmt.Sprintf("units=%d,radius=%d", tt.units, tt.radius), func(t *testing.T) {
+			_, err := Local(tt.units, tt.radius, rand.New(rand.NewPCG(1, 1)))
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("Local(%d, %d) error %v, want %q", tt.units, tt.radius, err, tt.want)
+			}
+		})
 	}
 }
 
 // CheckLocal takes every board Local wires at its own radius, and refuses one wired at another
 // radius, by another preset, or edited (a state file's configuration must describe its wiring).
 func TestCheckLocal(t *testing.T) {
+	// The boards are wired here, for the cases after; each check is a case.
 	boards := map[int]*Board{}
 	for r := 1; r <= MaxLocalRadius; r++ {
 		b, err := Local(512, r, rand.New(rand.NewPCG(7, uint64(r))))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckLocal(b, r); err != nil {
-			t.Errorf("Local(512, %d) checked at radius %d: %v", r, r, err)
-		}
+		t.Run(fmt.Sprintf("radius=%d,checked-at=%d", r, r), func(t *testing.T) {
+			if err := CheckLocal(b, r); err != nil {
+				t.Errorf("Local(512, %d) checked at radius %d: %v", r, r, err)
+			}
+		})
 		boards[r] = b
 	}
-	for r, b := range boards {
+	for r := 1; r <= MaxLocalRadius; r++ {
 		for _, other := range []int{r - 1, r + 1} {
 			if other < 1 || other > MaxLocalRadius {
 				continue
 			}
-			if err := CheckLocal(b, other); err == nil || !strings.Contains(err.Error(), "radius") {
-				t.Errorf("Local(512, %d) checked at radius %d: %v, want an error naming the radius", r, other, err)
-			}
+			t.Run(fmt.Sprintf("radius=%d,checked-at=%d", r, other), func(t *testing.T) {
+				if err := CheckLocal(boards[r], other); err == nil || !strings.Contains(err.Error(), "radius") {
+					t.Errorf("Local(512, %d) checked at radius %d: %v, want an error naming the radius", r, other, err)
+				}
+			})
 		}
 	}
 	mark, err := MarkI(DefaultMarkI(), rand.New(rand.NewPCG(1, 1)))
@@ -293,8 +316,10 @@ func TestCheckLocal(t *testing.T) {
 		{"radius 0", boards[2], 0, "patchboard: local radius 0, want 1..10"},
 		{"radius 11", boards[2], 11, "patchboard: local radius 11, want 1..10"},
 	} {
-		if err := CheckLocal(tc.b, tc.radius); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := CheckLocal(tc.b, tc.radius); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+			}
+		})
 	}
 }

@@ -70,9 +70,10 @@ func accessScreens(t *testing.T) []accessScreen {
 				s.ui.Hover, s.ui.HoverAt = h.p, h.at
 				out = append(out, accessScreen{fmt.Sprintf("%s/%s/hover%d", l.Code(), size, i), s})
 			}
+			// The help over the start screen (the base screens' "help" is over a test).
 			s := base[0]
 			s.ui.Lang, s.ui.LargeText, s.ui.Help = l, large, true
-			out = append(out, accessScreen{fmt.Sprintf("%s/%s/help", l.Code(), size), s})
+			out = append(out, accessScreen{fmt.Sprintf("%s/%s/start-help", l.Code(), size), s})
 		}
 	}
 	return out
@@ -257,21 +258,28 @@ func screenProblems(runs []view.TextRun, over image.Rectangle, screens []windowS
 // panel, no text is cut between the layout's pieces or left off the screen
 // (TestScaledScreens: 3840x2160 shows the landscape picture scaled by exactly 2).
 func TestTextFitsEveryLanguage(t *testing.T) {
-	// Each problem once, with the screens it is seen on.
+	// Each problem once, with the screens it is seen on. Each screen is a subtest (en/usual/start,
+	// de/large/hover3: -run 'TestTextFitsEveryLanguage/de/large' runs a language's large text),
+	// failed when it has a problem; the problems are listed below, once each.
 	seen := map[string][]string{}
 	var order []string
 	screens := windowScreens()
 	smallest := map[string]float64{}
 	for _, as := range accessScreens(t) {
-		runs, cuts, sc, img := traced(t, as.s)
-		ps := textProblems(runs, cuts, sc.Boxes(), img)
-		ps = append(ps, screenProblems(runs, sc.Overlay(), screens, smallest)...)
-		for _, p := range ps {
-			if seen[p] == nil {
-				order = append(order, p)
+		t.Run(as.name, func(t *testing.T) {
+			runs, cuts, sc, img := traced(t, as.s)
+			ps := textProblems(runs, cuts, sc.Boxes(), img)
+			ps = append(ps, screenProblems(runs, sc.Overlay(), screens, smallest)...)
+			for _, p := range ps {
+				if seen[p] == nil {
+					order = append(order, p)
+				}
+				seen[p] = append(seen[p], as.name)
 			}
-			seen[p] = append(seen[p], as.name)
-		}
+			if len(ps) > 0 {
+				t.Fail()
+			}
+		})
 	}
 	for _, ws := range screens {
 		t.Logf("%s: the smallest text's ink is %.1f px high on the screen", ws.name, smallest[ws.name])
@@ -289,10 +297,12 @@ func TestTextFitsEveryLanguage(t *testing.T) {
 // every text and its panel grow together, so the widths measured at 1920x1080 hold.
 func TestScaledScreens(t *testing.T) {
 	for _, sz := range []image.Point{{1920, 1080}, {3840, 2160}} {
-		sx, sy := float64(sz.X)/view.Width, float64(sz.Y)/view.Height
-		if sx != sy || sx != math.Trunc(sx) {
-			t.Errorf("%v: view's picture scales by %v x %v, not one whole number", sz, sx, sy)
-		}
+		t.Run(fmt.Sprintf("%dx%d", sz.X, sz.Y), func(t *testing.T) {
+			sx, sy := float64(sz.X)/view.Width, float64(sz.Y)/view.Height
+			if sx != sy || sx != math.Trunc(sx) {
+				t.Errorf("%v: view's picture scales by %v x %v, not one whole number", sz, sx, sy)
+			}
+		})
 	}
 }
 
@@ -308,17 +318,19 @@ func TestTextFitsCatchesOverflow(t *testing.T) {
 		{"a note too long", func(u *view.UI) { u.Note = strings.Repeat("Die Gewichte sind Potentiometer. ", 12) }, "cut short"},
 		{"a word too wide", func(u *view.UI) { u.Note = strings.Repeat("W", 90) }, "runs off the screen"},
 	} {
-		s := base[0]
-		c.ui(&s.ui)
-		runs, cuts, sc, img := traced(t, s)
-		ps := textProblems(runs, cuts, sc.Boxes(), img)
-		found := false
-		for _, p := range ps {
-			found = found || strings.Contains(p, c.want)
-		}
-		if !found {
-			t.Errorf("%s: not found (%d problems: %q)", c.name, len(ps), ps)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			s := base[0]
+			c.ui(&s.ui)
+			runs, cuts, sc, img := traced(t, s)
+			ps := textProblems(runs, cuts, sc.Boxes(), img)
+			found := false
+			for _, p := range ps {
+				found = found || strings.Contains(p, c.want)
+			}
+			if !found {
+				t.Errorf("%s: not found (%d problems: %q)", c.name, len(ps), ps)
+			}
+		})
 	}
 }
 
@@ -334,58 +346,60 @@ func TestCaptionsFit(t *testing.T) {
 	big, cards := i18n.Int(9999), i18n.Int(208)
 	words := map[i18n.Msg][]i18n.Arg{}
 	for l := range i18n.NumLangs {
-		phrase := i18n.Str(l.S(i18n.ClassOnTheRight))
-		longest := l.S(i18n.ClassTriangle)
-		for _, m := range []i18n.Msg{i18n.ClassSquare, i18n.ClassCircle, i18n.ClassDiamond, i18n.ClassLeft, i18n.ClassRight} {
-			if s := l.S(m); len(s) > len(longest) {
-				longest = s
-			}
-		}
-		long := i18n.Str(longest)
-		motors := i18n.Str(l.S(i18n.MotorsSentence, i18n.Int(8), i18n.Int(512), long))
-		clause := i18n.Str(l.S(i18n.MotorsClause, i18n.Int(8), i18n.Int(512), long))
-		title := i18n.Str(l.S(i18n.ExpLeftRightTitle))
-		draw := i18n.Str(l.S(i18n.ExpShapesDraw))
-		words[i18n.CapWelcome] = []i18n.Arg{title, draw}
-		words[i18n.CapStoppedWrong] = []i18n.Arg{big, phrase, long, long}
-		words[i18n.CapStoppedWrongMoved] = []i18n.Arg{big, phrase, long, long, motors}
-		words[i18n.CapLearned] = []i18n.Arg{cards, big, draw}
-		words[i18n.CapStopped] = []i18n.Arg{big, cards, cards}
-		words[i18n.CapTrainRight] = []i18n.Arg{cards, cards, phrase, long}
-		words[i18n.CapTrainRightForced] = []i18n.Arg{cards, cards, phrase, long, clause}
-		words[i18n.CapTrainWrong] = []i18n.Arg{cards, cards, phrase, long, long, motors}
-		words[i18n.CapTestDone] = []i18n.Arg{cards, cards, i18n.Num(99.9, 1)}
-		words[i18n.CapTestCardRight] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
-		words[i18n.CapTestCardWrong] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
-		words[i18n.CapShown] = []i18n.Arg{i18n.Int(400), i18n.Int(512), long}
-		words[i18n.CapTaughtWrong] = []i18n.Arg{long, long, clause}
-		words[i18n.CapTaughtMoved] = []i18n.Arg{long, clause}
-		words[i18n.CapTaughtNothing] = []i18n.Arg{long}
-		var msgs []i18n.Msg
-		for m := range words {
-			msgs = append(msgs, m)
-		}
-		msgs = append(msgs, i18n.CapTrainingBegins, i18n.NoteReset, i18n.NoteResetArmed, i18n.NoteDrawFirst,
-			i18n.NoteLanguage, i18n.NoteLargeText, i18n.NoteNormalText, i18n.CamStarting, i18n.CamMissing,
-			i18n.CamBusy, i18n.CamUnplugged, i18n.CamDenied, i18n.CamFailed, i18n.CamNoPicture, i18n.CamShown,
-			i18n.CamLive, i18n.AttractHistory, i18n.AttractRetina, i18n.AttractAUnits, i18n.AttractRUnits,
-			i18n.AttractMotors, i18n.AttractMistakes, i18n.AttractMaps, i18n.AttractYourTurn)
-		texts := map[string]string{}
-		for _, m := range msgs {
-			texts[fmt.Sprint("message ", m)] = l.S(m, words[m]...)
-		}
-		for j := range view.NumExperiments {
-			e := view.ExperimentAt(j)
-			texts[e.Name+" about"] = l.S(e.AboutMsg)
-			texts[e.Name+" record"] = l.S(i18n.AttractRecord, i18n.Str(l.S(e.YearMsg)), i18n.Str(l.S(e.TitleMsg)))
-		}
-		for name, s := range texts {
-			for _, large := range []bool{false, true} {
-				if n := sc.CaptionLines(large, s); n > view.CaptionMaxLines {
-					t.Errorf("%s %s (large %v): %d lines: %q", l.Code(), name, large, n, s)
+		t.Run(l.Code(), func(t *testing.T) {
+			phrase := i18n.Str(l.S(i18n.ClassOnTheRight))
+			longest := l.S(i18n.ClassTriangle)
+			for _, m := range []i18n.Msg{i18n.ClassSquare, i18n.ClassCircle, i18n.ClassDiamond, i18n.ClassLeft, i18n.ClassRight} {
+				if s := l.S(m); len(s) > len(longest) {
+					longest = s
 				}
 			}
-		}
+			long := i18n.Str(longest)
+			motors := i18n.Str(l.S(i18n.MotorsSentence, i18n.Int(8), i18n.Int(512), long))
+			clause := i18n.Str(l.S(i18n.MotorsClause, i18n.Int(8), i18n.Int(512), long))
+			title := i18n.Str(l.S(i18n.ExpLeftRightTitle))
+			draw := i18n.Str(l.S(i18n.ExpShapesDraw))
+			words[i18n.CapWelcome] = []i18n.Arg{title, draw}
+			words[i18n.CapStoppedWrong] = []i18n.Arg{big, phrase, long, long}
+			words[i18n.CapStoppedWrongMoved] = []i18n.Arg{big, phrase, long, long, motors}
+			words[i18n.CapLearned] = []i18n.Arg{cards, big, draw}
+			words[i18n.CapStopped] = []i18n.Arg{big, cards, cards}
+			words[i18n.CapTrainRight] = []i18n.Arg{cards, cards, phrase, long}
+			words[i18n.CapTrainRightForced] = []i18n.Arg{cards, cards, phrase, long, clause}
+			words[i18n.CapTrainWrong] = []i18n.Arg{cards, cards, phrase, long, long, motors}
+			words[i18n.CapTestDone] = []i18n.Arg{cards, cards, i18n.Num(99.9, 1)}
+			words[i18n.CapTestCardRight] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
+			words[i18n.CapTestCardWrong] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
+			words[i18n.CapShown] = []i18n.Arg{i18n.Int(400), i18n.Int(512), long}
+			words[i18n.CapTaughtWrong] = []i18n.Arg{long, long, clause}
+			words[i18n.CapTaughtMoved] = []i18n.Arg{long, clause}
+			words[i18n.CapTaughtNothing] = []i18n.Arg{long}
+			var msgs []i18n.Msg
+			for m := range words {
+				msgs = append(msgs, m)
+			}
+			msgs = append(msgs, i18n.CapTrainingBegins, i18n.NoteReset, i18n.NoteResetArmed, i18n.NoteDrawFirst,
+				i18n.NoteLanguage, i18n.NoteLargeText, i18n.NoteNormalText, i18n.CamStarting, i18n.CamMissing,
+				i18n.CamBusy, i18n.CamUnplugged, i18n.CamDenied, i18n.CamFailed, i18n.CamNoPicture, i18n.CamShown,
+				i18n.CamLive, i18n.AttractHistory, i18n.AttractRetina, i18n.AttractAUnits, i18n.AttractRUnits,
+				i18n.AttractMotors, i18n.AttractMistakes, i18n.AttractMaps, i18n.AttractYourTurn)
+			texts := map[string]string{}
+			for _, m := range msgs {
+				texts[fmt.Sprint("message ", m)] = l.S(m, words[m]...)
+			}
+			for j := range view.NumExperiments {
+				e := view.ExperimentAt(j)
+				texts[e.Name+" about"] = l.S(e.AboutMsg)
+				texts[e.Name+" record"] = l.S(i18n.AttractRecord, i18n.Str(l.S(e.YearMsg)), i18n.Str(l.S(e.TitleMsg)))
+			}
+			for name, s := range texts {
+				for _, large := range []bool{false, true} {
+					if n := sc.CaptionLines(large, s); n > view.CaptionMaxLines {
+						t.Errorf("%s %s (large %v): %d lines: %q", l.Code(), name, large, n, s)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -401,20 +415,22 @@ func contrast(a, b float64) float64 {
 func TestTextContrast(t *testing.T) {
 	worst, worstText, n := math.Inf(1), "", 0
 	for _, as := range accessScreens(t) {
-		runs, _, _, _ := traced(t, as.s)
-		for _, r := range runs {
-			if r.Covered == 0 {
-				continue
+		t.Run(as.name, func(t *testing.T) {
+			runs, _, _, _ := traced(t, as.s)
+			for _, r := range runs {
+				if r.Covered == 0 {
+					continue
+				}
+				n++
+				c := contrast(view.RelativeLuminance(r.Colour), r.BackLum)
+				if c < worst {
+					worst, worstText = c, fmt.Sprintf("%s: %q in %v", as.name, r.S, r.Colour)
+				}
+				if c < 4.5 {
+					t.Errorf("%s: %q in %v: contrast %.2f:1, below 4.5:1", as.name, r.S, r.Colour, c)
+				}
 			}
-			n++
-			c := contrast(view.RelativeLuminance(r.Colour), r.BackLum)
-			if c < worst {
-				worst, worstText = c, fmt.Sprintf("%s: %q in %v", as.name, r.S, r.Colour)
-			}
-			if c < 4.5 {
-				t.Errorf("%s: %q in %v: contrast %.2f:1, below 4.5:1", as.name, r.S, r.Colour, c)
-			}
-		}
+		})
 	}
 	t.Logf("%d texts measured; the lowest contrast is %.2f:1 (%s)", n, worst, worstText)
 }
@@ -482,25 +498,29 @@ func TestPaletteColourBlind(t *testing.T) {
 	pos, neg, right, wrong, _, _, _ := view.Palette()
 	hp, hn := view.HeatColour(1), view.HeatColour(-1)
 	for name, m := range cvd {
-		for _, p := range []struct {
-			what       string
-			a, b       color.RGBA
-			minDE, lum float64
-		}{
-			{"the weights' red and blue", pos, neg, 40, 1.5},
-			{"the heat maps' extremes", hp, hn, 40, 1.5},
-			{"right and wrong", right, wrong, 0, 1.5},
-		} {
-			sa, sb := simulate(m, p.a), simulate(m, p.b)
-			de, lc := deltaE(sa, sb), contrast(luminance(sa), luminance(sb))
-			t.Logf("%s, %s: ΔE %.1f, luminance contrast %.2f:1", name, p.what, de, lc)
-			if de < p.minDE {
-				t.Errorf("%s: %s differ by ΔE %.1f, want %.0f or more", name, p.what, de, p.minDE)
+		t.Run(name, func(t *testing.T) {
+			for _, p := range []struct {
+				what       string
+				a, b       color.RGBA
+				minDE, lum float64
+			}{
+				{"the weights' red and blue", pos, neg, 40, 1.5},
+				{"the heat maps' extremes", hp, hn, 40, 1.5},
+				{"right and wrong", right, wrong, 0, 1.5},
+			} {
+				t.Run(p.what, func(t *testing.T) {
+					sa, sb := simulate(m, p.a), simulate(m, p.b)
+					de, lc := deltaE(sa, sb), contrast(luminance(sa), luminance(sb))
+					t.Logf("%s, %s: ΔE %.1f, luminance contrast %.2f:1", name, p.what, de, lc)
+					if de < p.minDE {
+						t.Errorf("%s: %s differ by ΔE %.1f, want %.0f or more", name, p.what, de, p.minDE)
+					}
+					if lc < p.lum {
+						t.Errorf("%s: %s differ in luminance by %.2f:1, want %.1f:1 or more", name, p.what, lc, p.lum)
+					}
+				})
 			}
-			if lc < p.lum {
-				t.Errorf("%s: %s differ in luminance by %.2f:1, want %.1f:1 or more", name, p.what, lc, p.lum)
-			}
-		}
+		})
 	}
 }
 
@@ -515,37 +535,39 @@ func TestTouchTargets(t *testing.T) {
 	}
 	base := screens(t)
 	for _, s := range []screen{base[0], base[3], base[4]} { // start, zoomed rack, shapes
-		sc, err := view.New(view.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		drawScreen(t, sc, s)
-		controls := sc.Controls(nil)
-		if len(controls) < 20 {
-			t.Fatalf("%s: only %d controls", s.name, len(controls))
-		}
-		for _, p := range controls {
-			r, ok := sc.ControlRect(p)
-			if !ok {
-				t.Errorf("%s: control %+v has no place", s.name, p)
-				continue
+		t.Run(s.name, func(t *testing.T) {
+			sc, err := view.New(view.Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if r.Dx() < minPx || r.Dy() < minPx {
-				t.Errorf("%s: control %+v is %dx%d px, under 9 mm (%d px)", s.name, p, r.Dx(), r.Dy(), minPx)
+			drawScreen(t, sc, s)
+			controls := sc.Controls(nil)
+			if len(controls) < 20 {
+				t.Fatalf("%s: only %d controls", s.name, len(controls))
 			}
-			for y := r.Min.Y; y < r.Max.Y; y += 3 {
-				for x := r.Min.X; x < r.Max.X; x += 3 {
-					got := sc.HitTest(image.Pt(x, y))
-					want := p
-					if p.Kind == view.PartRule || p.Kind == view.PartSpeed || p.Kind == view.PartExperiment || p.Kind == view.PartClass {
-						got.Sub = 0
-					}
-					if got.Kind != want.Kind || got.Index != want.Index {
-						t.Errorf("%s: a touch at (%d,%d) in control %+v presses %+v", s.name, x, y, p, got)
-						y, x = r.Max.Y, r.Max.X
+			for _, p := range controls {
+				r, ok := sc.ControlRect(p)
+				if !ok {
+					t.Errorf("%s: control %+v has no place", s.name, p)
+					continue
+				}
+				if r.Dx() < minPx || r.Dy() < minPx {
+					t.Errorf("%s: control %+v is %dx%d px, under 9 mm (%d px)", s.name, p, r.Dx(), r.Dy(), minPx)
+				}
+				for y := r.Min.Y; y < r.Max.Y; y += 3 {
+					for x := r.Min.X; x < r.Max.X; x += 3 {
+						got := sc.HitTest(image.Pt(x, y))
+						want := p
+						if p.Kind == view.PartRule || p.Kind == view.PartSpeed || p.Kind == view.PartExperiment || p.Kind == view.PartClass {
+							got.Sub = 0
+						}
+						if got.Kind != want.Kind || got.Index != want.Index {
+							t.Errorf("%s: a touch at (%d,%d) in control %+v presses %+v", s.name, x, y, p, got)
+							y, x = r.Max.Y, r.Max.X
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 }

@@ -24,83 +24,92 @@ func TestHitTest(t *testing.T) {
 	ui := &view.UI{Zoom: -1}
 	sc.Draw(f, ui, time.Now())
 	for _, c := range []struct {
+		name string
 		at   image.Point
 		want view.Part
 	}{
-		{centre(sc.CellRect(0)), view.Part{Kind: view.PartCell, Index: 0}},
-		{centre(sc.CellRect(399)), view.Part{Kind: view.PartCell, Index: 399}},
-		{centre(sc.CellRect(7*20 + 3)), view.Part{Kind: view.PartCell, Index: 143}},
-		{sc.LampCentre(0), view.Part{Kind: view.PartLamp, Index: 0}},
-		{sc.LampCentre(511), view.Part{Kind: view.PartLamp, Index: 511}},
-		{sc.LampCentre(77), view.Part{Kind: view.PartLamp, Index: 77}},
-		{sc.DialCentre(0, 0), view.Part{Kind: view.PartDial, Index: 0, Sub: 0}},
-		{sc.DialCentre(7, 512), view.Part{Kind: view.PartDial, Index: 7, Sub: 512}},
-		{sc.DialCentre(3, 250), view.Part{Kind: view.PartDial, Index: 3, Sub: 250}},
-		{centre(sc.RLampRect(5)), view.Part{Kind: view.PartRLamp, Index: 5}},
-		{centre(sc.ButtonRect(view.ButtonTrain)), view.Part{Kind: view.PartButton, Index: int(view.ButtonTrain)}},
-		{centre(sc.ButtonRect(view.ButtonReset)), view.Part{Kind: view.PartButton, Index: int(view.ButtonReset)}},
-		{centre(sc.RuleRect(1)), view.Part{Kind: view.PartRule, Index: int(machine.Forced)}},
-		{centre(sc.SpeedRect(4)), view.Part{Kind: view.PartSpeed, Index: 4}},
-		{centre(sc.ExperimentRect(3)), view.Part{Kind: view.PartExperiment, Index: 3}},
-		{centre(sc.ClassKeyRect(2)), view.Part{Kind: view.PartClass, Index: 2}},
-		{centre(sc.ClearRect()), view.Part{Kind: view.PartClear}},
-		{centre(sc.UnitNextRect()), view.Part{Kind: view.PartUnitNext}},
-		{image.Pt(100, 20), view.Part{Kind: view.PartTitle}},
-		{image.Pt(-5, 2000), view.Part{}},
+		{"cell-0", centre(sc.CellRect(0)), view.Part{Kind: view.PartCell, Index: 0}},
+		{"cell-399", centre(sc.CellRect(399)), view.Part{Kind: view.PartCell, Index: 399}},
+		{"cell-143", centre(sc.CellRect(7*20 + 3)), view.Part{Kind: view.PartCell, Index: 143}},
+		{"lamp-0", sc.LampCentre(0), view.Part{Kind: view.PartLamp, Index: 0}},
+		{"lamp-511", sc.LampCentre(511), view.Part{Kind: view.PartLamp, Index: 511}},
+		{"lamp-77", sc.LampCentre(77), view.Part{Kind: view.PartLamp, Index: 77}},
+		{"dial-0-0", sc.DialCentre(0, 0), view.Part{Kind: view.PartDial, Index: 0, Sub: 0}},
+		{"dial-7-512", sc.DialCentre(7, 512), view.Part{Kind: view.PartDial, Index: 7, Sub: 512}},
+		{"dial-3-250", sc.DialCentre(3, 250), view.Part{Kind: view.PartDial, Index: 3, Sub: 250}},
+		{"rlamp-5", centre(sc.RLampRect(5)), view.Part{Kind: view.PartRLamp, Index: 5}},
+		{"button-train", centre(sc.ButtonRect(view.ButtonTrain)), view.Part{Kind: view.PartButton, Index: int(view.ButtonTrain)}},
+		{"button-reset", centre(sc.ButtonRect(view.ButtonReset)), view.Part{Kind: view.PartButton, Index: int(view.ButtonReset)}},
+		{"rule-forced", centre(sc.RuleRect(1)), view.Part{Kind: view.PartRule, Index: int(machine.Forced)}},
+		{"speed-4", centre(sc.SpeedRect(4)), view.Part{Kind: view.PartSpeed, Index: 4}},
+		{"experiment-3", centre(sc.ExperimentRect(3)), view.Part{Kind: view.PartExperiment, Index: 3}},
+		{"class-key-2", centre(sc.ClassKeyRect(2)), view.Part{Kind: view.PartClass, Index: 2}},
+		{"clear", centre(sc.ClearRect()), view.Part{Kind: view.PartClear}},
+		{"unit-next", centre(sc.UnitNextRect()), view.Part{Kind: view.PartUnitNext}},
+		{"title", image.Pt(100, 20), view.Part{Kind: view.PartTitle}},
+		{"outside", image.Pt(-5, 2000), view.Part{}},
 		// Every other kind of part, and the panels around the parts (Index -1).
-		{centre(sc.CaptionRect()), view.Part{Kind: view.PartCaption}},
-		{centre(sc.CardRect()), view.Part{Kind: view.PartCard}},
-		{sc.CardRect().Min.Sub(image.Pt(3, 3)), view.Part{Kind: view.PartCard}},
-		{centre(sc.AnswerRect()), view.Part{Kind: view.PartAnswer}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartUnitPrev})), view.Part{Kind: view.PartUnitPrev}},
-		{centre(sc.UnitPanelRect()), view.Part{Kind: view.PartUnit}},
-		{centre(sc.HeatRect(2)), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
-		{sc.PartRect(view.Part{Kind: view.PartRack, Index: 6}).Min.Add(image.Pt(5, 5)), view.Part{Kind: view.PartRack, Index: 6}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartRule})).Sub(image.Pt(100, 0)), view.Part{Kind: view.PartRule, Index: int(machine.Alpha)}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartCurve})), view.Part{Kind: view.PartCurve}},
-		{centre(sc.LanguageRect()), view.Part{Kind: view.PartLanguage}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartLargeText})), view.Part{Kind: view.PartLargeText}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
-		{sc.CellRect(0).Min.Sub(image.Pt(10, 10)), view.Part{Kind: view.PartCell, Index: -1}},
-		{sc.LampCentre(0).Sub(image.Pt(0, 15)), view.Part{Kind: view.PartLamp, Index: -1}},
-		{sc.RLampRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartRLamp, Index: -1}},
-		{sc.HeatRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartHeat, Index: -1, Sub: -1}},
+		{"caption", centre(sc.CaptionRect()), view.Part{Kind: view.PartCaption}},
+		{"card", centre(sc.CardRect()), view.Part{Kind: view.PartCard}},
+		{"card-margin", sc.CardRect().Min.Sub(image.Pt(3, 3)), view.Part{Kind: view.PartCard}},
+		{"answer", centre(sc.AnswerRect()), view.Part{Kind: view.PartAnswer}},
+		{"unit-prev", centre(sc.PartRect(view.Part{Kind: view.PartUnitPrev})), view.Part{Kind: view.PartUnitPrev}},
+		{"unit-panel", centre(sc.UnitPanelRect()), view.Part{Kind: view.PartUnit}},
+		{"heat-2", centre(sc.HeatRect(2)), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
+		{"rack-6", sc.PartRect(view.Part{Kind: view.PartRack, Index: 6}).Min.Add(image.Pt(5, 5)), view.Part{Kind: view.PartRack, Index: 6}},
+		{"rule-alpha", centre(sc.PartRect(view.Part{Kind: view.PartRule})).Sub(image.Pt(100, 0)), view.Part{Kind: view.PartRule, Index: int(machine.Alpha)}},
+		{"curve", centre(sc.PartRect(view.Part{Kind: view.PartCurve})), view.Part{Kind: view.PartCurve}},
+		{"language", centre(sc.LanguageRect()), view.Part{Kind: view.PartLanguage}},
+		{"large-text", centre(sc.PartRect(view.Part{Kind: view.PartLargeText})), view.Part{Kind: view.PartLargeText}},
+		{"help", centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
+		{"cells-panel", sc.CellRect(0).Min.Sub(image.Pt(10, 10)), view.Part{Kind: view.PartCell, Index: -1}},
+		{"lamps-panel", sc.LampCentre(0).Sub(image.Pt(0, 15)), view.Part{Kind: view.PartLamp, Index: -1}},
+		{"rlamps-panel", sc.RLampRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartRLamp, Index: -1}},
+		{"heat-panel", sc.HeatRect(0).Min.Sub(image.Pt(0, 10)), view.Part{Kind: view.PartHeat, Index: -1, Sub: -1}},
 	} {
-		if got := sc.HitTest(c.at); got != c.want {
-			t.Errorf("HitTest(%v) = %+v, want %+v", c.at, got, c.want)
-		}
+		t.Run("usual/"+c.name, func(t *testing.T) {
+			if got := sc.HitTest(c.at); got != c.want {
+				t.Errorf("HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+			}
+		})
 	}
 	// Zoomed, the rack covers the lamps.
 	ui.Zoom = 2
 	sc.Draw(f, ui, time.Now())
 	for _, c := range []struct {
+		name string
 		at   image.Point
 		want view.Part
 	}{
-		{sc.ZoomCentre(0), view.Part{Kind: view.PartDial, Index: 2, Sub: 0}},
-		{sc.ZoomCentre(512), view.Part{Kind: view.PartDial, Index: 2, Sub: 512}},
-		{centre(sc.ZoomCloseRect()), view.Part{Kind: view.PartZoomClose}},
-		{centre(sc.CellRect(5)), view.Part{Kind: view.PartCell, Index: 5}},
-		{centre(sc.ZoomHeatRect()), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
-		{sc.LampCentre(0), view.Part{Kind: view.PartRack, Index: 2}},
+		{"dial-2-0", sc.ZoomCentre(0), view.Part{Kind: view.PartDial, Index: 2, Sub: 0}},
+		{"dial-2-512", sc.ZoomCentre(512), view.Part{Kind: view.PartDial, Index: 2, Sub: 512}},
+		{"zoom-close", centre(sc.ZoomCloseRect()), view.Part{Kind: view.PartZoomClose}},
+		{"cell-5", centre(sc.CellRect(5)), view.Part{Kind: view.PartCell, Index: 5}},
+		{"zoom-heat", centre(sc.ZoomHeatRect()), view.Part{Kind: view.PartHeat, Index: 2, Sub: 10*20 + 10}},
+		{"rack-over-lamps", sc.LampCentre(0), view.Part{Kind: view.PartRack, Index: 2}},
 	} {
-		if got := sc.HitTest(c.at); got != c.want {
-			t.Errorf("zoomed: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
-		}
+		t.Run("zoomed/"+c.name, func(t *testing.T) {
+			if got := sc.HitTest(c.at); got != c.want {
+				t.Errorf("zoomed: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+			}
+		})
 	}
 	// The help, open, is over everything but the title bar.
 	ui.Help = true
 	sc.Draw(f, ui, time.Now())
 	for _, c := range []struct {
+		name string
 		at   image.Point
 		want view.Part
 	}{
-		{sc.ZoomCentre(0), view.Part{Kind: view.PartHelp, Index: 1}},
-		{centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
+		{"dial-under-help", sc.ZoomCentre(0), view.Part{Kind: view.PartHelp, Index: 1}},
+		{"help", centre(sc.PartRect(view.Part{Kind: view.PartHelp})), view.Part{Kind: view.PartHelp}},
 	} {
-		if got := sc.HitTest(c.at); got != c.want {
-			t.Errorf("help: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
-		}
+		t.Run("help/"+c.name, func(t *testing.T) {
+			if got := sc.HitTest(c.at); got != c.want {
+				t.Errorf("help: HitTest(%v) = %+v, want %+v", c.at, got, c.want)
+			}
+		})
 	}
 }
 
@@ -235,12 +244,14 @@ func TestCaptions(t *testing.T) {
 		{"shown", shown, []string{"Your drawing", "The machine answers F", "press the right answer"}},
 		{"forced", forcedRight, []string{": right. Forced learning:", "all the same"}},
 	} {
-		got := view.Caption(c.f)
-		for _, w := range c.wants {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: caption %q lacks %q", c.name, got, w)
+		t.Run(c.name, func(t *testing.T) {
+			got := view.Caption(c.f)
+			for _, w := range c.wants {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s: caption %q lacks %q", c.name, got, w)
+				}
 			}
-		}
+		})
 	}
 	if n := len(wrong.Machine.Moves); n > 1 && !strings.Contains(view.Caption(wrong), "of "+itoa(n)+" racks") {
 		t.Errorf("caption %q does not say %d racks turn", view.Caption(wrong), n)
@@ -283,21 +294,24 @@ func TestRUnitNames(t *testing.T) {
 	ui := &view.UI{Zoom: -1}
 	sc.Draw(f, ui, time.Now())
 	for _, c := range []struct {
+		name string
 		p    view.Part
 		want string
 	}{
-		{view.Part{Kind: view.PartRLamp, Index: 0}, "R-unit R0:"},
-		{view.Part{Kind: view.PartRLamp, Index: 7}, "R-unit R7:"},
-		{view.Part{Kind: view.PartHeat, Index: 0}, "What R-unit R0 has learned"},
-		{view.Part{Kind: view.PartHeat, Index: 7}, "What R-unit R7 has learned"},
-		{view.Part{Kind: view.PartDial, Index: 0, Sub: 17}, "into R-unit R0:"},
-		{view.Part{Kind: view.PartDial, Index: 7, Sub: 512}, "The bias potentiometer of R-unit R7:"},
+		{"R0-lamp", view.Part{Kind: view.PartRLamp, Index: 0}, "R-unit R0:"},
+		{"R7-lamp", view.Part{Kind: view.PartRLamp, Index: 7}, "R-unit R7:"},
+		{"R0-map", view.Part{Kind: view.PartHeat, Index: 0}, "What R-unit R0 has learned"},
+		{"R7-map", view.Part{Kind: view.PartHeat, Index: 7}, "What R-unit R7 has learned"},
+		{"R0-dial", view.Part{Kind: view.PartDial, Index: 0, Sub: 17}, "into R-unit R0:"},
+		{"R7-bias-dial", view.Part{Kind: view.PartDial, Index: 7, Sub: 512}, "The bias potentiometer of R-unit R7:"},
 	} {
-		if got := sc.Describe(c.p, f, ui); !strings.Contains(got, c.want) {
-			t.Errorf("%+v: %q lacks %q", c.p, got, c.want)
-		}
-		if got := sc.Describe(c.p, f, ui); strings.Contains(got, "R8") || strings.Contains(got, "R-unit 8") {
-			t.Errorf("%+v: %q names an R-unit 8", c.p, got)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := sc.Describe(c.p, f, ui); !strings.Contains(got, c.want) {
+				t.Errorf("%+v: %q lacks %q", c.p, got, c.want)
+			}
+			if got := sc.Describe(c.p, f, ui); strings.Contains(got, "R8") || strings.Contains(got, "R-unit 8") {
+				t.Errorf("%+v: %q names an R-unit 8", c.p, got)
+			}
+		})
 	}
 }

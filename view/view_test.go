@@ -293,10 +293,12 @@ func TestWriteScreens(t *testing.T) {
 		t.Skip("VIEW_SCREENS not set")
 	}
 	for _, s := range screens(t) {
-		sc, err := view.New(view.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		writePNG(t, filepath.Join(dir, s.name+".png"), drawScreen(t, sc, s))
+		t.Run(s.name, func(t *testing.T) {
+			sc, err := view.New(view.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writePNG(t, filepath.Join(dir, s.name+".png"), drawScreen(t, sc, s))
+		})
 	}
 }

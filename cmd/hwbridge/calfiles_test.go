@@ -69,12 +69,14 @@ func TestCalFiles(t *testing.T) {
 // hwbridge calibrate sweeps whatever is stored; serve and run only when told (--recalibrate).
 func TestRecalibrateDefault(t *testing.T) {
 	for name, want := range map[string]bool{"calibrate": true, "serve": false, "run": false} {
-		fs := flag.NewFlagSet("hwbridge "+name, flag.ContinueOnError)
-		var rf rigFlags
-		rf.register(fs)
-		if rf.recalibrate != want {
-			t.Errorf("hwbridge %s: --recalibrate defaults to %v", name, rf.recalibrate)
-		}
+		t.Run(name, func(t *testing.T) {
+			fs := flag.NewFlagSet("hwbridge "+name, flag.ContinueOnError)
+			var rf rigFlags
+			rf.register(fs)
+			if rf.recalibrate != want {
+				t.Errorf("hwbridge %s: --recalibrate defaults to %v", name, rf.recalibrate)
+			}
+		})
 	}
 }
 

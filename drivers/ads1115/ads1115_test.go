@@ -155,15 +155,19 @@ func TestErrorsSurface(t *testing.T) {
 		{"timeout on the config read", func() { bus.Inject(i2csim.Fault{Addr: addr, Kind: i2csim.Timeout, Skip: 2, Count: 1}) }, "reading config"},
 		{"a conversion that never ends", func() { chip.OscError = 1e6 }, "conversion not done"},
 	} {
-		bus.ClearFaults()
-		if _, err := d.Read(2); err != nil { // leaves the chip idle
-			t.Fatal(err)
-		}
-		tc.fault()
-		_, err := d.Read(2)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: Read = %v, want an error with %q", tc.name, err, tc.want)
-		}
+		// Each case starts from a clean bus and an idle chip, so that it runs alone as it runs
+		// after the others.
+		t.Run(tc.name, func(t *testing.T) {
+			bus.ClearFaults()
+			if _, err := d.Read(2); err != nil { // leaves the chip idle
+				t.Fatal(err)
+			}
+			tc.fault()
+			_, err := d.Read(2)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Read = %v, want an error with %q", err, tc.want)
+			}
+		})
 	}
 	if _, err := New(i2csim.NewBus("2", clk, 1), nil); err == nil || !strings.Contains(err.Error(), "no answer") {
 		t.Errorf("New on an empty bus = %v", err)

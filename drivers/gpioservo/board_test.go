@@ -29,12 +29,15 @@ func TestCheckBoard(t *testing.T) {
 		"Raspberry Pi 6 Model B Rev 1.0\x00":   "not a board whose PWM clock",
 		"Raspberry Pi 3 Model B Rev 1.2\x00\n": "",
 	} {
-		err := CheckBoard(model)
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("%q: %v", model, err)
-		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "PCA9685")):
-			t.Errorf("%q: %v; want an error with %q naming the PCA9685", model, err, want)
-		}
+		// The model as given names the case ("" runs as #00; spaces become _).
+		t.Run(model, func(t *testing.T) {
+			err := CheckBoard(model)
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("%q: %v", model, err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "PCA9685")):
+				t.Errorf("%q: %v; want an error with %q naming the PCA9685", model, err, want)
+			}
+		})
 	}
 }

@@ -65,16 +65,18 @@ func TestPCA9685RestartProcedure(t *testing.T) {
 		{"wrong: RESTART while still asleep", []step{wr(0x00, 0xB0), wait(PCAOscillatorStart), wr(0x00, 0x20)}, false},
 		{"writing a PWM register clears RESTART (MODE2 OCH 0)", []step{wr(0x00, 0x20), wait(PCAOscillatorStart), wr(0x0A, 0x00, 0x01, 0x33, 0x02)}, true},
 	} {
-		b, p, clk := runningBoard(t)
-		run(t, b, clk, tc.steps...)
-		clk.Advance(time.Millisecond)
-		runs := p.Pulse(0) > 0
-		if runs != tc.runs {
-			t.Errorf("%s: channel 0 high %v, MODE1 %#02x; want running %v", tc.name, p.Pulse(0), p.Register(0x00), tc.runs)
-		}
-		if runs == (p.Register(0x00)&0x80 != 0) {
-			t.Errorf("%s: MODE1 %#02x: RESTART should read 1 exactly while the channels wait", tc.name, p.Register(0x00))
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			b, p, clk := runningBoard(t)
+			run(t, b, clk, tc.steps...)
+			clk.Advance(time.Millisecond)
+			runs := p.Pulse(0) > 0
+			if runs != tc.runs {
+				t.Errorf("channel 0 high %v, MODE1 %#02x; want running %v", p.Pulse(0), p.Register(0x00), tc.runs)
+			}
+			if runs == (p.Register(0x00)&0x80 != 0) {
+				t.Errorf("MODE1 %#02x: RESTART should read 1 exactly while the channels wait", p.Register(0x00))
+			}
+		})
 	}
 }
 
@@ -180,25 +182,36 @@ func TestPCA9685AllCall(t *testing.T) {
 	if err := b2.Attach(0x41, p2); err != nil {
 		t.Fatal(err)
 	}
+	// Each case first clears MODE1's address bits, so that it runs alone as it runs after the
+	// others on the same board.
 	for _, tc := range []struct {
+		name            string
 		mode1, reg, val byte
 		addr            uint16
-	}{{0x01, 0x05, 0xE0, 0x70}, {0x01, 0x05, 0xD6, 0x6B}, {0x08, 0x02, 0xE2, 0x71}, {0x04, 0x03, 0xE4, 0x72}, {0x02, 0x04, 0xE8, 0x74}} {
-		var r [1]byte
-		if err := b2.Tx(0x41, []byte{0x00, 0x20}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := b2.Tx(0x41, []byte{tc.reg, tc.val}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := b2.Tx(tc.addr, []byte{0x00}, r[:]); err == nil {
-			t.Errorf("answers at %#02x before MODE1 %#02x enables it", tc.addr, tc.mode1)
-		}
-		if err := b2.Tx(0x41, []byte{0x00, 0x20 | tc.mode1}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := b2.Tx(tc.addr, []byte{0x00}, r[:]); err != nil || r[0] != 0x20|tc.mode1 {
-			t.Errorf("MODE1 %#02x, register %#02x = %#02x: at %#02x read %#02x, %v; want MODE1", tc.mode1, tc.reg, tc.val, tc.addr, r[0], err)
-		}
+	}{
+		{"ALLCALLADR=0xe0", 0x01, 0x05, 0xE0, 0x70},
+		{"ALLCALLADR=0xd6", 0x01, 0x05, 0xD6, 0x6B},
+		{"SUBADR1=0xe2", 0x08, 0x02, 0xE2, 0x71},
+		{"SUBADR2=0xe4", 0x04, 0x03, 0xE4, 0x72},
+		{"SUBADR3=0xe8", 0x02, 0x04, 0xE8, 0x74},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r [1]byte
+			if err := b2.Tx(0x41, []byte{0x00, 0x20}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b2.Tx(0x41, []byte{tc.reg, tc.val}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b2.Tx(tc.addr, []byte{0x00}, r[:]); err == nil {
+				t.Errorf("answers at %#02x before MODE1 %#02x enables it", tc.addr, tc.mode1)
+			}
+			if err := b2.Tx(0x41, []byte{0x00, 0x20 | tc.mode1}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b2.Tx(tc.addr, []byte{0x00}, r[:]); err != nil || r[0] != 0x20|tc.mode1 {
+				t.Errorf("MODE1 %#02x, register %#02x = %#02x: at %#02x read %#02x, %v; want MODE1", tc.mode1, tc.reg, tc.val, tc.addr, r[0], err)
+			}
+		})
 	}
 }

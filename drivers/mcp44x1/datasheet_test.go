@@ -1,6 +1,7 @@
 package mcp44x1
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -74,14 +75,16 @@ func TestDatasheetMemoryMap(t *testing.T) {
 	clk := i2csim.NewManualClock()
 	chip := i2csim.NewMCP44x1(clk, true, 1)
 	for _, row := range memoryMap {
-		if ours[row.addr] != row.name {
-			t.Errorf("%02Xh: the driver has %q, the datasheet %q (%s)", row.addr, ours[row.addr], row.name, row.ref)
-		}
-		// The simulated MCP4461 acknowledges a read command at every address of the map.
-		var r [2]byte
-		if err := chip.Tx([]byte{row.addr<<4 | commands["read"]}, r[:]); err != nil {
-			t.Errorf("%02Xh (%s): the simulated MCP4461 refused a read: %v", row.addr, row.name, err)
-		}
+		t.Run(row.name, func(t *testing.T) {
+			if ours[row.addr] != row.name {
+				t.Errorf("%02Xh: the driver has %q, the datasheet %q (%s)", row.addr, ours[row.addr], row.name, row.ref)
+			}
+			// The simulated MCP4461 acknowledges a read command at every address of the map.
+			var r [2]byte
+			if err := chip.Tx([]byte{row.addr<<4 | commands["read"]}, r[:]); err != nil {
+				t.Errorf("%02Xh (%s): the simulated MCP4461 refused a read: %v", row.addr, row.name, err)
+			}
+		})
 	}
 	if cmdWrite != commands["write"] || cmdInc != commands["increment"] || cmdDec != commands["decrement"] || cmdRead != commands["read"] {
 		t.Errorf("the driver's command bits %#x %#x %#x %#x, the datasheet's %v", cmdWrite, cmdInc, cmdDec, cmdRead, commands)
@@ -93,46 +96,52 @@ func TestDatasheetStatusAndTCON(t *testing.T) {
 		t.Errorf("the driver's MCP4461 STATUS fixed bits %#x, DS22265 register 4-1 %#x", statusFixed, statusReservedOnes)
 	}
 	for w, name := range []string{"WL0", "WL1", "WL2", "WL3"} {
-		if statusWL[w] != 1<<statusBits[name] {
-			t.Errorf("%s: the driver's bit %#x, the datasheet's D%d", name, statusWL[w], statusBits[name])
-		}
+		t.Run(name, func(t *testing.T) {
+			if statusWL[w] != 1<<statusBits[name] {
+				t.Errorf("%s: the driver's bit %#x, the datasheet's D%d", name, statusWL[w], statusBits[name])
+			}
+		})
 	}
 	if statusWP != 1<<statusBits["WP"] || statusEEWA != 1<<statusBits["EEWA"] {
 		t.Errorf("WP %#x, EEWA %#x: want D%d, D%d", statusWP, statusEEWA, statusBits["WP"], statusBits["EEWA"])
 	}
 	for name, bit := range map[string]int{"TerminalB": TerminalB, "TerminalW": TerminalW, "TerminalA": TerminalA, "ShutdownHW": ShutdownHW} {
-		want := map[string]string{"TerminalB": "RxB", "TerminalW": "RxW", "TerminalA": "RxA", "ShutdownHW": "RxHW"}[name]
-		if bit != 1<<tconBits[want] {
-			t.Errorf("%s = %#x, the datasheet's %s is D%d", name, bit, want, tconBits[want])
-		}
+		t.Run(name, func(t *testing.T) {
+			want := map[string]string{"TerminalB": "RxB", "TerminalW": "RxW", "TerminalA": "RxA", "ShutdownHW": "RxHW"}[name]
+			if bit != 1<<tconBits[want] {
+				t.Errorf("%s = %#x, the datasheet's %s is D%d", name, bit, want, tconBits[want])
+			}
+		})
 	}
 
 	clk := i2csim.NewManualClock()
 	for _, nv := range []bool{false, true} {
-		chip := i2csim.NewMCP44x1(clk, nv, 1)
-		var r [2]byte
-		tx(t, chip, []byte{0x5C}, r[:])
-		st := int(r[0])<<8 | int(r[1])
-		if st&statusReservedOnes != statusReservedOnes {
-			t.Errorf("nv %v: simulated STATUS %#x without the reserved ones %#x", nv, st, statusReservedOnes)
-		}
-		if st&(1<<statusBits["EEWA"]) != 0 {
-			t.Errorf("nv %v: EEWA set at power-up", nv)
-		}
-		for _, reg := range []byte{0x4C, 0xAC} {
-			tx(t, chip, []byte{reg}, r[:])
-			if r[1] != tconPowerOn {
-				t.Errorf("nv %v: TCON at %02Xh reads %02x %02x at power-up, want terminal bits %02x", nv, reg>>4, r[0], r[1], tconPowerOn)
+		t.Run(fmt.Sprintf("nv=%v", nv), func(t *testing.T) {
+			chip := i2csim.NewMCP44x1(clk, nv, 1)
+			var r [2]byte
+			tx(t, chip, []byte{0x5C}, r[:])
+			st := int(r[0])<<8 | int(r[1])
+			if st&statusReservedOnes != statusReservedOnes {
+				t.Errorf("nv %v: simulated STATUS %#x without the reserved ones %#x", nv, st, statusReservedOnes)
 			}
-		}
-		// TCON1 holds pots 2 and 3 in the same bit positions as TCON0 pots 0 and 1: clearing
-		// R3W (D5 of TCON1) grounds wiper 3 only.
-		if err := chip.Tx([]byte{0xA0, tconPowerOn &^ (1 << (4 + tconBits["RxW"]))}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if chip.Voltage(3) != 0 || chip.Voltage(2) == 0 || chip.Voltage(0) == 0 {
-			t.Errorf("nv %v: R3W cleared: wipers at %.2f %.2f %.2f %.2f V, want only wiper 3 at 0", nv, chip.Voltage(0), chip.Voltage(1), chip.Voltage(2), chip.Voltage(3))
-		}
+			if st&(1<<statusBits["EEWA"]) != 0 {
+				t.Errorf("nv %v: EEWA set at power-up", nv)
+			}
+			for _, reg := range []byte{0x4C, 0xAC} {
+				tx(t, chip, []byte{reg}, r[:])
+				if r[1] != tconPowerOn {
+					t.Errorf("nv %v: TCON at %02Xh reads %02x %02x at power-up, want terminal bits %02x", nv, reg>>4, r[0], r[1], tconPowerOn)
+				}
+			}
+			// TCON1 holds pots 2 and 3 in the same bit positions as TCON0 pots 0 and 1: clearing
+			// R3W (D5 of TCON1) grounds wiper 3 only.
+			if err := chip.Tx([]byte{0xA0, tconPowerOn &^ (1 << (4 + tconBits["RxW"]))}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if chip.Voltage(3) != 0 || chip.Voltage(2) == 0 || chip.Voltage(0) == 0 {
+				t.Errorf("nv %v: R3W cleared: wipers at %.2f %.2f %.2f %.2f V, want only wiper 3 at 0", nv, chip.Voltage(0), chip.Voltage(1), chip.Voltage(2), chip.Voltage(3))
+			}
+		})
 	}
 	// The driver writes the terminal bits of its options in those positions.
 	d, _, _, _ := sim(t, MCP4451)
@@ -231,13 +240,15 @@ func TestDatasheetCommands(t *testing.T) {
 // TestDatasheetAddresses: DS22265 6.2.4: the address is 0101 1 A1 A0 (0x2C-0x2F).
 func TestDatasheetAddresses(t *testing.T) {
 	for a := uint16(0); a < 0x80; a++ {
-		_, err := New(i2csim.NewBus("1", nil, 1), &Opts{Addr: a})
-		valid := a>>2 == 0b01011
-		// A valid address reaches the (empty) bus and fails there; an invalid one is refused
-		// before.
-		if got := err != nil && !isRange(err); got != valid && a != 0 {
-			t.Errorf("address %#x: %v", a, err)
-		}
+		t.Run(fmt.Sprintf("addr=%#02x", a), func(t *testing.T) {
+			_, err := New(i2csim.NewBus("1", nil, 1), &Opts{Addr: a})
+			valid := a>>2 == 0b01011
+			// A valid address reaches the (empty) bus and fails there; an invalid one is refused
+			// before.
+			if got := err != nil && !isRange(err); got != valid && a != 0 {
+				t.Errorf("address %#x: %v", a, err)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package mcp44x1
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,22 +117,25 @@ func TestMCP4461ReadsNonVolatileWipers(t *testing.T) {
 
 func TestNewRefuses(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		opts Opts
 		ops  []i2ctest.IO
 		want string
 	}{
-		{Opts{Addr: 0x58}, nil, "8-bit form of 0x2c"},
-		{Opts{Addr: 0x40}, nil, "out of range"},
-		{Opts{Variant: 7}, nil, "unknown variant"},
-		{Opts{Disconnect: [4]int{0x10}}, nil, "terminal bits"},
+		{"addr=0x58", Opts{Addr: 0x58}, nil, "8-bit form of 0x2c"},
+		{"addr=0x40", Opts{Addr: 0x40}, nil, "out of range"},
+		{"variant=7", Opts{Variant: 7}, nil, "unknown variant"},
+		{"disconnect=0x10", Opts{Disconnect: [4]int{0x10}}, nil, "terminal bits"},
 		// A chip that reads all zeros (SDA stuck low, or another chip) fails the fixed bits.
-		{Opts{Variant: MCP4461}, []i2ctest.IO{{Addr: addr, W: []byte{0x5C}}, {Addr: addr, R: []byte{0, 0}}}, "fixed bits"},
+		{"mcp4461-status-zero", Opts{Variant: MCP4461}, []i2ctest.IO{{Addr: addr, W: []byte{0x5C}}, {Addr: addr, R: []byte{0, 0}}}, "fixed bits"},
 	} {
-		p := playback(t, tc.ops)
-		_, err := New(p, &tc.opts)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("New(%+v) = %v, want an error with %q", tc.opts, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			p := playback(t, tc.ops)
+			_, err := New(p, &tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New(%+v) = %v, want an error with %q", tc.opts, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -359,44 +363,46 @@ func TestMCP4451STATUSNotAssumed(t *testing.T) {
 // terminal bits only, whatever D8 reads.
 func TestTCONReservedBit(t *testing.T) {
 	for _, d8 := range []byte{0, 1} {
-		clk := i2csim.NewManualClock()
-		bus := i2csim.NewBus("1", clk, 1)
-		chip := i2csim.NewMCP44x1(clk, false, 1)
-		var last byte
-		hook := func(w, r []byte) (bool, error) {
-			if len(w) > 0 {
-				last = w[len(w)-1]
-				if len(w) == 1 {
-					last = w[0]
+		t.Run(fmt.Sprintf("D8=%d", d8), func(t *testing.T) {
+			clk := i2csim.NewManualClock()
+			bus := i2csim.NewBus("1", clk, 1)
+			chip := i2csim.NewMCP44x1(clk, false, 1)
+			var last byte
+			hook := func(w, r []byte) (bool, error) {
+				if len(w) > 0 {
+					last = w[len(w)-1]
+					if len(w) == 1 {
+						last = w[0]
+					}
 				}
-			}
-			if len(w) == 0 && len(r) == 2 && (last == 0x4C || last == 0xAC) {
-				if err := chip.Tx(nil, r); err != nil {
-					return true, err
+				if len(w) == 0 && len(r) == 2 && (last == 0x4C || last == 0xAC) {
+					if err := chip.Tx(nil, r); err != nil {
+						return true, err
+					}
+					r[0] = r[0]&^1 | d8
+					return true, nil
 				}
-				r[0] = r[0]&^1 | d8
-				return true, nil
+				return false, nil
 			}
-			return false, nil
-		}
-		if err := bus.Attach(addr, &chipWith{chip, hook}); err != nil {
-			t.Fatal(err)
-		}
-		d, err := New(bus, &Opts{Disconnect: [4]int{0, TerminalA, 0, 0}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.TCON()[0]&0x100 != 0 || d.TCON()[1]&0x100 != 0 {
-			t.Errorf("TCON written with D8 set: %#x", d.TCON())
-		}
-		n := bus.Stats().Transactions
-		if restored, err := d.Check(); err != nil || restored {
-			t.Errorf("D8 reads %d: Check on a healthy chip = %v, %v", d8, restored, err)
-		}
-		// Check reads TCON0, TCON1 and four wipers (two transactions each), and writes nothing.
-		if got := bus.Stats().Transactions - n; got != 12 {
-			t.Errorf("D8 reads %d: Check made %d transactions, want 12", d8, got)
-		}
+			if err := bus.Attach(addr, &chipWith{chip, hook}); err != nil {
+				t.Fatal(err)
+			}
+			d, err := New(bus, &Opts{Disconnect: [4]int{0, TerminalA, 0, 0}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.TCON()[0]&0x100 != 0 || d.TCON()[1]&0x100 != 0 {
+				t.Errorf("TCON written with D8 set: %#x", d.TCON())
+			}
+			n := bus.Stats().Transactions
+			if restored, err := d.Check(); err != nil || restored {
+				t.Errorf("D8 reads %d: Check on a healthy chip = %v, %v", d8, restored, err)
+			}
+			// Check reads TCON0, TCON1 and four wipers (two transactions each), and writes nothing.
+			if got := bus.Stats().Transactions - n; got != 12 {
+				t.Errorf("D8 reads %d: Check made %d transactions, want 12", d8, got)
+			}
+		})
 	}
 }
 

@@ -127,18 +127,21 @@ func TestNewRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
+		name string
 		in   []Input
 		lamp []Lamp
 	}{
-		{[]Input{{"a", 0, 0}, {"a", 0, 1}}, nil},
-		{[]Input{{"a", 1, 0}}, nil},
-		{[]Input{{"a", 0, 64}}, nil},
-		{nil, []Lamp{{"l", 0, 0}}},
-		{[]Input{{"", 0, 0}}, nil},
+		{"input-named-twice", []Input{{"a", 0, 0}, {"a", 0, 1}}, nil},
+		{"no-source-1", []Input{{"a", 1, 0}}, nil},
+		{"bit=64", []Input{{"a", 0, 64}}, nil},
+		{"lamp-without-sink", nil, []Lamp{{"l", 0, 0}}},
+		{"input-without-name", []Input{{"", 0, 0}}, nil},
 	} {
-		if _, err := New([]Source{src}, tc.in, nil, tc.lamp, nil); err == nil {
-			t.Errorf("New(%v, %v) did not fail", tc.in, tc.lamp)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := New([]Source{src}, tc.in, nil, tc.lamp, nil); err == nil {
+				t.Errorf("New(%v, %v) did not fail", tc.in, tc.lamp)
+			}
+		})
 	}
 }
 

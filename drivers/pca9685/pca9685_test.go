@@ -2,6 +2,7 @@ package pca9685
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -266,55 +267,57 @@ func TestFramesCostTheProtocolMinimum(t *testing.T) {
 
 func TestSlewLimitPreventsBrownouts(t *testing.T) {
 	for _, limit := range []int{0, 2} {
-		clk := i2csim.NewManualClock()
-		bus := i2csim.NewBus("1", clk, 1)
-		chip := i2csim.NewPCA9685(clk, 0)
-		supply := &i2csim.Supply{MaxMoving: 2}
-		for ch := range 8 {
-			chip.AttachServo(ch, i2csim.NewServo(supply))
-		}
-		if err := bus.Attach(addr, chip); err != nil {
-			t.Fatal(err)
-		}
-		d, err := New(bus, &Opts{Channels: channels(0, 1, 2, 3, 4, 5, 6, 7), MaxSlewing: limit, Clock: clk})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for round := range 3 {
+		t.Run(fmt.Sprintf("limit=%d", limit), func(t *testing.T) {
+			clk := i2csim.NewManualClock()
+			bus := i2csim.NewBus("1", clk, 1)
+			chip := i2csim.NewPCA9685(clk, 0)
+			supply := &i2csim.Supply{MaxMoving: 2}
 			for ch := range 8 {
-				if err := d.SetPosition(ch, float64((round+ch)%3)/2); err != nil {
-					t.Fatal(err)
+				chip.AttachServo(ch, i2csim.NewServo(supply))
+			}
+			if err := bus.Attach(addr, chip); err != nil {
+				t.Fatal(err)
+			}
+			d, err := New(bus, &Opts{Channels: channels(0, 1, 2, 3, 4, 5, 6, 7), MaxSlewing: limit, Clock: clk})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for round := range 3 {
+				for ch := range 8 {
+					if err := d.SetPosition(ch, float64((round+ch)%3)/2); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for step := 0; d.Busy(); step++ {
+					st, err := d.Flush()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if limit > 0 && d.Moving() > limit {
+						t.Fatalf("%d channels moving, limit %d", d.Moving(), limit)
+					}
+					if step == 0 && limit > 0 && st.Deferred != 8-limit && round == 0 {
+						t.Errorf("first frame deferred %d channels, want %d", st.Deferred, 8-limit)
+					}
+					clk.Advance(20 * time.Millisecond)
+					if step > 1000 {
+						t.Fatal("never settled")
+					}
 				}
 			}
-			for step := 0; d.Busy(); step++ {
-				st, err := d.Flush()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if limit > 0 && d.Moving() > limit {
-					t.Fatalf("%d channels moving, limit %d", d.Moving(), limit)
-				}
-				if step == 0 && limit > 0 && st.Deferred != 8-limit && round == 0 {
-					t.Errorf("first frame deferred %d channels, want %d", st.Deferred, 8-limit)
-				}
-				clk.Advance(20 * time.Millisecond)
-				if step > 1000 {
-					t.Fatal("never settled")
+			for ch := range 8 {
+				p, _ := d.Target(ch)
+				if got := chip.Pulse(ch); math.Abs(float64(got-d.ch[ch].cal.Pulse(p))) > 10e3 {
+					t.Errorf("limit %d: ch%d pulse %v, want %v: a deferred target was lost", limit, ch, got, d.ch[ch].cal.Pulse(p))
 				}
 			}
-		}
-		for ch := range 8 {
-			p, _ := d.Target(ch)
-			if got := chip.Pulse(ch); math.Abs(float64(got-d.ch[ch].cal.Pulse(p))) > 10e3 {
-				t.Errorf("limit %d: ch%d pulse %v, want %v: a deferred target was lost", limit, ch, got, d.ch[ch].cal.Pulse(p))
+			switch b := supply.Brownouts(); {
+			case limit == 0 && b == 0:
+				t.Errorf("without a limit, no brown-out (peak %d moving): the test shows nothing", supply.PeakMoving())
+			case limit > 0 && b > 0:
+				t.Errorf("with at most %d slewing, %d brown-outs (peak %d moving)", limit, b, supply.PeakMoving())
 			}
-		}
-		switch b := supply.Brownouts(); {
-		case limit == 0 && b == 0:
-			t.Errorf("without a limit, no brown-out (peak %d moving): the test shows nothing", supply.PeakMoving())
-		case limit > 0 && b > 0:
-			t.Errorf("with at most %d slewing, %d brown-outs (peak %d moving)", limit, b, supply.PeakMoving())
-		}
+		})
 	}
 }
 
@@ -378,22 +381,27 @@ func TestFaultsLoseNothing(t *testing.T) {
 
 func TestNewRefuses(t *testing.T) {
 	bus := i2csim.NewBus("1", nil, 1)
-	for _, o := range []Opts{
-		{Addr: 0x20},
-		{Addr: 0x70}, // LED All Call at power-up
-		{Addr: 0x78}, // 0x78-0x7F: reserved by I2C
-		{Addr: 0x7F},
-		{Frequency: 5 * physic.Hertz},
-		{Oscillator: physic.MegaHertz},
-		{Channels: []Channel{{Index: 16}}},
-		{Channels: []Channel{{Index: 1}, {Index: 1}}},
-		{Channels: []Channel{{Index: 1, Calibration: Calibration{MinPulse: 2 * time.Millisecond, MaxPulse: time.Millisecond}}}},
-		{Channels: []Channel{{Index: 1, Calibration: Calibration{MinPulse: time.Millisecond, MaxPulse: 25 * time.Millisecond}}}},
-		{}, // nothing at 0x40
+	for _, tc := range []struct {
+		name string
+		o    Opts
+	}{
+		{"addr=0x20", Opts{Addr: 0x20}},
+		{"addr=0x70", Opts{Addr: 0x70}}, // LED All Call at power-up
+		{"addr=0x78", Opts{Addr: 0x78}}, // 0x78-0x7F: reserved by I2C
+		{"addr=0x7f", Opts{Addr: 0x7F}},
+		{"frequency=5Hz", Opts{Frequency: 5 * physic.Hertz}},
+		{"oscillator=1MHz", Opts{Oscillator: physic.MegaHertz}},
+		{"channel=16", Opts{Channels: []Channel{{Index: 16}}}},
+		{"channel-twice", Opts{Channels: []Channel{{Index: 1}, {Index: 1}}}},
+		{"min-over-max", Opts{Channels: []Channel{{Index: 1, Calibration: Calibration{MinPulse: 2 * time.Millisecond, MaxPulse: time.Millisecond}}}}},
+		{"max=25ms", Opts{Channels: []Channel{{Index: 1, Calibration: Calibration{MinPulse: time.Millisecond, MaxPulse: 25 * time.Millisecond}}}}},
+		{"nothing-at-0x40", Opts{}},
 	} {
-		if _, err := New(bus, &o); err == nil {
-			t.Errorf("New(%+v) did not fail", o)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := New(bus, &tc.o); err == nil {
+				t.Errorf("New(%+v) did not fail", tc.o)
+			}
+		})
 	}
 }
 
@@ -418,23 +426,25 @@ func TestNewAdoptsOnlyItsOwnModes(t *testing.T) {
 		{"waiting for RESTART", 0xA0, 0x04, false},
 		{"asleep", 0x30, 0x04, false},
 	} {
-		ops := []i2ctest.IO{
-			{Addr: addr, W: []byte{0x00}, R: []byte{tc.mode1, tc.mode2}},
-			{Addr: addr, W: []byte{0xFE}, R: []byte{121}},
-		}
-		if tc.adopt {
-			ops = append(ops, i2ctest.IO{Addr: addr, W: []byte{0x06}, R: make([]byte, 64)})
-		} else {
-			ops = append(ops, setup...)
-		}
-		p := &i2ctest.Playback{Ops: ops, DontPanic: true}
-		if _, err := New(p, &Opts{Channels: channels(3)}); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if err := p.Close(); err != nil {
-			t.Errorf("%s (MODE1 %#02x MODE2 %#02x): adopted %v: %v", tc.name, tc.mode1, tc.mode2, tc.adopt, err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			ops := []i2ctest.IO{
+				{Addr: addr, W: []byte{0x00}, R: []byte{tc.mode1, tc.mode2}},
+				{Addr: addr, W: []byte{0xFE}, R: []byte{121}},
+			}
+			if tc.adopt {
+				ops = append(ops, i2ctest.IO{Addr: addr, W: []byte{0x06}, R: make([]byte, 64)})
+			} else {
+				ops = append(ops, setup...)
+			}
+			p := &i2ctest.Playback{Ops: ops, DontPanic: true}
+			if _, err := New(p, &Opts{Channels: channels(3)}); err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+				return
+			}
+			if err := p.Close(); err != nil {
+				t.Errorf("%s (MODE1 %#02x MODE2 %#02x): adopted %v: %v", tc.name, tc.mode1, tc.mode2, tc.adopt, err)
+			}
+		})
 	}
 }
 
@@ -622,12 +632,14 @@ func TestNewRefusesReservedAddresses(t *testing.T) {
 		}
 	}
 	for a, want := range map[uint16]string{0x70: "LED All Call", 0x78: "reserved by I2C", 0x7C: "reserved by I2C", 0x7F: "reserved by I2C", 0x77: ""} {
-		_, err := New(bus, &Opts{Addr: a, Clock: clk})
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("New at %#02x: %v", a, err)
-		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
-			t.Errorf("New at %#02x = %v, want an error saying %q", a, err, want)
-		}
+		t.Run(fmt.Sprintf("addr=%#02x", a), func(t *testing.T) {
+			_, err := New(bus, &Opts{Addr: a, Clock: clk})
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("New at %#02x: %v", a, err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+				t.Errorf("New at %#02x = %v, want an error saying %q", a, err, want)
+			}
+		})
 	}
 }

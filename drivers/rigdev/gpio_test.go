@@ -32,22 +32,24 @@ func TestGPIOServoBoards(t *testing.T) {
 		"Raspberry Pi 4 Model B Rev 1.4\x00":      `gpio.toml:2: [[gpio_servo]] "biasknob": a servo on a GPIO pin of a Raspberry Pi 4 Model B Rev 1.4 would get wrong pulses`,
 		"Raspberry Pi 5 Model B Rev 1.0\x00":      `gpio.toml:2: [[gpio_servo]] "biasknob": a servo on a GPIO pin of a Raspberry Pi 5 Model B Rev 1.0 cannot be driven`,
 	} {
-		sim, env := Simulate(spec, i2csim.NewManualClock(), SimOpts{})
-		env.Model = model
-		h, err := Open(spec, env)
-		if want != "" {
-			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "PCA9685") {
-				t.Errorf("model %q: Open = %v, want an error with %q naming the PCA9685", model, err, want)
+		t.Run(model, func(t *testing.T) {
+			sim, env := Simulate(spec, i2csim.NewManualClock(), SimOpts{})
+			env.Model = model
+			h, err := Open(spec, env)
+			if want != "" {
+				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "PCA9685") {
+					t.Errorf("model %q: Open = %v, want an error with %q naming the PCA9685", model, err, want)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("model %q: %v", model, err)
-			continue
-		}
-		h.SetWeights([]WeightValue{{rig.Weight{R: 0, A: rig.Bias}, 16}})
-		if pin := sim.Pin("GPIO13"); pin.F == 0 || pin.D == 0 {
-			t.Errorf("model %q: no pulses on GPIO13 (%v at %v)", model, pin.D, pin.F)
-		}
+			if err != nil {
+				t.Errorf("model %q: %v", model, err)
+				return
+			}
+			h.SetWeights([]WeightValue{{rig.Weight{R: 0, A: rig.Bias}, 16}})
+			if pin := sim.Pin("GPIO13"); pin.F == 0 || pin.D == 0 {
+				t.Errorf("model %q: no pulses on GPIO13 (%v at %v)", model, pin.D, pin.F)
+			}
+		})
 	}
 }

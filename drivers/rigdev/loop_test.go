@@ -1,6 +1,7 @@
 package rigdev
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -278,41 +279,54 @@ func TestOutputStep(t *testing.T) {
 func TestLoopPowerUp(t *testing.T) {
 	t.Parallel()
 	var lucky []uint64
+	ran := 0
 	for seed := uint64(1); seed <= 10; seed++ {
-		h, sim, _, _ := open(t, "sim-loop.toml", SimOpts{Seed: seed})
-		for _, chip := range sim.MCP44x1 {
-			for w := range 4 {
-				if chip.Wiper(w) != 128 {
-					t.Fatalf("seed %d: a wiper at %d after power-up and calibration, want 128 (mid-scale)", seed, chip.Wiper(w))
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			ran++
+			h, sim, _, _ := open(t, "sim-loop.toml", SimOpts{Seed: seed})
+			for _, chip := range sim.MCP44x1 {
+				for w := range 4 {
+					if chip.Wiper(w) != 128 {
+						t.Fatalf("seed %d: a wiper at %d after power-up and calibration, want 128 (mid-scale)", seed, chip.Wiper(w))
+					}
 				}
 			}
-		}
-		racks, err := h.LoopRacks()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := h.Rig().MachineConfig()
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := builtin.Load("leftright")
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := machine.New(cfg, set.Classes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.SetRack(0, racks[0]); err != nil {
-			t.Fatal(err)
-		}
-		deck, err := m.Prepare(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st := m.Epoch(deck, nil); st.Corrections == 0 {
-			lucky = append(lucky, seed)
-		}
+			racks, err := h.LoopRacks()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := h.Rig().MachineConfig()
+			if err != nil {
+				t.Fatal(err)
+			}
+			set, err := builtin.Load("leftright")
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := machine.New(cfg, set.Classes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.SetRack(0, racks[0]); err != nil {
+				t.Fatal(err)
+			}
+			deck, err := m.Prepare(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := m.Epoch(deck, nil); st.Corrections == 0 {
+				lucky = append(lucky, seed)
+			}
+		})
+	}
+	// The count is over the ten seeds: not checked when -run picks some of them, or when one
+	// failed (as a loop stopped by its t.Fatal did not check it).
+	if ran < 10 {
+		t.Logf("%d of the 10 seeds ran: the seeds needing no correction are not counted", ran)
+		return
+	}
+	if t.Failed() {
+		return
 	}
 	if len(lucky) != 1 || lucky[0] != 1 {
 		t.Errorf("seeds needing no correction in the first epoch: %v; docs/rig.md says seed 1 only", lucky)

@@ -30,22 +30,24 @@ func TestRefusesSpecialFiles(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "missing"), dangling); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ path, want string }{
-		{"/dev/null", "/dev/null: is a device: only a regular file or a new path is written"},
-		{fifo, fifo + ": is a FIFO"},
-		{sub, sub + ": is a folder"},
-		{toFifo, toFifo + ": symbolic link to " + fifo + ", is a FIFO"},
-		{dangling, dangling + ": symbolic link to a missing file"},
+	tests := []struct{ name, path, want string }{
+		{"device", "/dev/null", "/dev/null: is a device: only a regular file or a new path is written"},
+		{"fifo", fifo, fifo + ": is a FIFO"},
+		{"folder", sub, sub + ": is a folder"},
+		{"link-to-fifo", toFifo, toFifo + ": symbolic link to " + fifo + ", is a FIFO"},
+		{"dangling-link", dangling, dangling + ": symbolic link to a missing file"},
 	}
 	for _, tt := range tests {
-		called := false
-		err := Write(tt.path, 0o644, func(io.Writer) error { called = true; return nil })
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
-			t.Errorf("Write(%s): %v, want %q", tt.path, err, tt.want)
-		}
-		if called {
-			t.Errorf("Write(%s) filled a file", tt.path)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			called := false
+			err := Write(tt.path, 0o644, func(io.Writer) error { called = true; return nil })
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("Write(%s): %v, want %q", tt.path, err, tt.want)
+			}
+			if called {
+				t.Errorf("Write(%s) filled a file", tt.path)
+			}
+		})
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatalf("the FIFO was replaced: %v %v", fi.Mode(), err)

@@ -1,6 +1,9 @@
 package english
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestCount(t *testing.T) {
 	for _, tt := range []struct {
@@ -21,9 +24,11 @@ func TestCount(t *testing.T) {
 		{50, "epoch", "50 epochs"},
 		{-1, "card", "-1 cards"},
 	} {
-		if got := Count(tt.n, tt.noun); got != tt.want {
-			t.Errorf("Count(%d, %q) = %q, want %q", tt.n, tt.noun, got, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			if got := Count(tt.n, tt.noun); got != tt.want {
+				t.Errorf("Count(%d, %q) = %q, want %q", tt.n, tt.noun, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -38,9 +43,11 @@ func TestSpan(t *testing.T) {
 		{7, 2, "seeds 7-8"},
 		{1, 0, "no seed"},
 	} {
-		if got := Span("seed", tt.first, tt.n); got != tt.want {
-			t.Errorf("Span(seed, %d, %d) = %q, want %q", tt.first, tt.n, got, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			if got := Span("seed", tt.first, tt.n); got != tt.want {
+				t.Errorf("Span(seed, %d, %d) = %q, want %q", tt.first, tt.n, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -54,8 +61,10 @@ func TestList(t *testing.T) {
 		{[]string{"a", "b"}, "a and b"},
 		{[]string{"a", "b", "c"}, "a, b and c"},
 	} {
-		if got := List(tt.items); got != tt.want {
-			t.Errorf("List(%q) = %q, want %q", tt.items, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("n=%d", len(tt.items)), func(t *testing.T) {
+			if got := List(tt.items); got != tt.want {
+				t.Errorf("List(%q) = %q, want %q", tt.items, got, tt.want)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package hugepage
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -18,11 +19,13 @@ func TestMakeAdvisesLinux(t *testing.T) {
 		return
 	}
 	for _, n := range []int{minSize, 3<<20 + 5, 8 << 20} {
-		b := Make[byte](n)
-		start, end := span(b)
-		if !flagged(t, start, end) {
-			t.Fatalf("the %d-byte buffer's huge pages [%#x, %#x) are not all marked hg", n, start, end)
-		}
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			b := Make[byte](n)
+			start, end := span(b)
+			if !flagged(t, start, end) {
+				t.Fatalf("the %d-byte buffer's huge pages [%#x, %#x) are not all marked hg", n, start, end)
+			}
+		})
 	}
 }
 

@@ -22,21 +22,25 @@ func TestURLs(t *testing.T) {
 		{"192.168.1.20:80", []string{"http://192.168.1.20:80/"}},
 		{"rig.local:80", []string{"http://rig.local:80/"}},
 	} {
-		if got := URLs(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("URLs(%s) = %v, want %v", tc.in, got, tc.want)
-		}
+		t.Run(tc.in, func(t *testing.T) {
+			if got := URLs(tc.in); !slices.Equal(got, tc.want) {
+				t.Errorf("URLs(%s) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
 	}
 	// A wildcard never comes back as such.
 	for _, in := range []string{"0.0.0.0:8080", "[::]:8080", ":8080"} {
-		got := URLs(in)
-		if len(got) == 0 || got[0] != "http://localhost:8080/" {
-			t.Errorf("URLs(%s) = %v", in, got)
-		}
-		for _, u := range got {
-			if strings.Contains(u, "0.0.0.0") || strings.Contains(u, "[::]") {
-				t.Errorf("URLs(%s) = %v: a wildcard", in, got)
+		t.Run(in, func(t *testing.T) {
+			got := URLs(in)
+			if len(got) == 0 || got[0] != "http://localhost:8080/" {
+				t.Errorf("URLs(%s) = %v", in, got)
 			}
-		}
+			for _, u := range got {
+				if strings.Contains(u, "0.0.0.0") || strings.Contains(u, "[::]") {
+					t.Errorf("URLs(%s) = %v: a wildcard", in, got)
+				}
+			}
+		})
 	}
 }
 

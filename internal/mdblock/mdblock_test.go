@@ -103,20 +103,23 @@ func TestSection(t *testing.T) {
 
 func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		line string
 		ok   bool
 		args string
 		out  string
 	}{
-		{"mark1 train --data builtin:ef", true, "[train --data builtin:ef]", ""},
-		{"  mark1 weights --state d.state > weights.csv   # the weights", true, "[weights --state d.state]", "weights.csv"},
-		{"mark1x train", false, "[]", ""},
-		{"go build -o mark1 ./cmd/mark1", false, "[]", ""},
+		{"command", "mark1 train --data builtin:ef", true, "[train --data builtin:ef]", ""},
+		{"redirect-and-comment", "  mark1 weights --state d.state > weights.csv   # the weights", true, "[weights --state d.state]", "weights.csv"},
+		{"another-program", "mark1x train", false, "[]", ""},
+		{"mark1-as-an-argument", "go build -o mark1 ./cmd/mark1", false, "[]", ""},
 	} {
-		c, ok := ParseCommand("mark1", tc.line)
-		if ok != tc.ok || fmt.Sprint(c.Args) != tc.args || c.Out != tc.out {
-			t.Errorf("ParseCommand(%q) = %+v, %v", tc.line, c, ok)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := ParseCommand("mark1", tc.line)
+			if ok != tc.ok || fmt.Sprint(c.Args) != tc.args || c.Out != tc.out {
+				t.Errorf("ParseCommand(%q) = %+v, %v", tc.line, c, ok)
+			}
+		})
 	}
 }
 

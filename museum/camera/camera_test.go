@@ -269,13 +269,15 @@ func TestStateMessages(t *testing.T) {
 		{describe("d", ErrDenied, nil), Denied},
 		{errors.New("odd"), Failed},
 	} {
-		st := stateOf(c.err)
-		if st != c.want {
-			t.Errorf("%v: state %v, want %v", c.err, st, c.want)
-		}
-		if (Status{State: st}).Message() == "" {
-			t.Errorf("%v: no message for the screen", st)
-		}
+		t.Run(c.want.String(), func(t *testing.T) {
+			st := stateOf(c.err)
+			if st != c.want {
+				t.Errorf("%v: state %v, want %v", c.err, st, c.want)
+			}
+			if (Status{State: st}).Message() == "" {
+				t.Errorf("%v: no message for the screen", st)
+			}
+		})
 	}
 }
 

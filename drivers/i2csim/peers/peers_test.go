@@ -63,17 +63,19 @@ func TestSMBusOnTheWire(t *testing.T) {
 		{"i2c 0x48 - 1", "ok 12", "", 1},
 		{"quick 0x48", "ok", "", 0},
 	} {
-		s, d, _ := server(t)
-		if got := s.Handle(tc.req); got != tc.reply {
-			t.Errorf("%s: %q, want %q", tc.req, got, tc.reply)
-		}
-		if len(d.w) != 1 || len(d.r) != 1 {
-			t.Errorf("%s: %d transactions, want 1", tc.req, len(d.w))
-			continue
-		}
-		if got := bytes.ToLower([]byte(strings.TrimSpace(hexOrDash(d.w[0])))); string(got) != tc.w && !(tc.w == "" && string(got) == "-") || d.r[0] != tc.n {
-			t.Errorf("%s: wrote %x, read %d; want %s, %d", tc.req, d.w[0], d.r[0], tc.w, tc.n)
-		}
+		t.Run(tc.req, func(t *testing.T) {
+			s, d, _ := server(t)
+			if got := s.Handle(tc.req); got != tc.reply {
+				t.Errorf("%s: %q, want %q", tc.req, got, tc.reply)
+			}
+			if len(d.w) != 1 || len(d.r) != 1 {
+				t.Errorf("%s: %d transactions, want 1", tc.req, len(d.w))
+				return
+			}
+			if got := bytes.ToLower([]byte(strings.TrimSpace(hexOrDash(d.w[0])))); string(got) != tc.w && !(tc.w == "" && string(got) == "-") || d.r[0] != tc.n {
+				t.Errorf("%s: wrote %x, read %d; want %s, %d", tc.req, d.w[0], d.r[0], tc.w, tc.n)
+			}
+		})
 	}
 }
 
@@ -93,9 +95,13 @@ func TestRequestsRefused(t *testing.T) {
 		"open 7":                                 "err 2 ",
 		"sleep -1":                               "err 22 ",
 	} {
-		if got := s.Handle(req); !strings.HasPrefix(got, want) {
-			t.Errorf("%q: %q, want %q...", req, got, want)
-		}
+		// The request names the case ("" runs as #00); a refused request changes nothing, so
+		// each runs alone as after the others.
+		t.Run(req, func(t *testing.T) {
+			if got := s.Handle(req); !strings.HasPrefix(got, want) {
+				t.Errorf("%q: %q, want %q...", req, got, want)
+			}
+		})
 	}
 	if len(d.w) != 0 {
 		t.Errorf("refused requests reached the chip: %x", d.w)
@@ -145,8 +151,10 @@ func TestPinnedVersions(t *testing.T) {
 		t.Errorf("install.sh pins %v, run.go %v", got, Pinned)
 	}
 	for name, v := range Pinned {
-		if got[name] != v {
-			t.Errorf("%s: install.sh pins %q, run.go %q", name, got[name], v)
-		}
+		t.Run(name, func(t *testing.T) {
+			if got[name] != v {
+				t.Errorf("%s: install.sh pins %q, run.go %q", name, got[name], v)
+			}
+		})
 	}
 }

@@ -7,30 +7,33 @@ import (
 
 func TestGlyph(t *testing.T) {
 	cases := []struct {
+		name    string
 		face    *Typeface
 		r       rune
 		wantErr string
 	}{
-		{GoBold, 'E', ""},
-		{GoMonoBold, 'Q', ""},
-		{GoBold, '\u4e00', "typeface gobold, letter '一': no glyph"},
-		{GoMonoBold, ' ', "empty glyph"},
+		{"gobold-E", GoBold, 'E', ""},
+		{"gomonobold-Q", GoMonoBold, 'Q', ""},
+		{"gobold-U4e00", GoBold, '\u4e00', "typeface gobold, letter '一': no glyph"},
+		{"gomonobold-space", GoMonoBold, ' ', "empty glyph"},
 	}
 	for _, c := range cases {
-		o, err := c.face.Glyph(c.r)
-		if c.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-				t.Errorf("%s %q: error %v, want %q", c.face.Name(), c.r, err, c.wantErr)
+		t.Run(c.name, func(t *testing.T) {
+			o, err := c.face.Glyph(c.r)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Errorf("%s %q: error %v, want %q", c.face.Name(), c.r, err, c.wantErr)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || len(o.Contours) == 0 || o.Max.X <= o.Min.X || o.Max.Y <= o.Min.Y {
-			t.Errorf("%s %q: %d contours, bounds %v-%v, %v", c.face.Name(), c.r, len(o.Contours), o.Min, o.Max, err)
-		}
-		// The second call is the cached outline.
-		if o2, _ := c.face.Glyph(c.r); len(o2.Contours) != len(o.Contours) || &o2.Contours[0][0] != &o.Contours[0][0] {
-			t.Errorf("%s %q: not cached", c.face.Name(), c.r)
-		}
+			if err != nil || len(o.Contours) == 0 || o.Max.X <= o.Min.X || o.Max.Y <= o.Min.Y {
+				t.Errorf("%s %q: %d contours, bounds %v-%v, %v", c.face.Name(), c.r, len(o.Contours), o.Min, o.Max, err)
+			}
+			// The second call is the cached outline.
+			if o2, _ := c.face.Glyph(c.r); len(o2.Contours) != len(o.Contours) || &o2.Contours[0][0] != &o.Contours[0][0] {
+				t.Errorf("%s %q: not cached", c.face.Name(), c.r)
+			}
+		})
 	}
 }
 
