@@ -26,7 +26,7 @@ func TestIdealMachineIsThePerceptron(t *testing.T) {
 		}
 		cfg := machine.Default()
 		cfg.Seed = 3
-		p, err := NewCardProblem(cfg, cards, nil)
+		p, err := NewCardDataset(cfg, cards, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestCompare(t *testing.T) {
 	}
 	cfg := machine.Default()
 	cfg.MarkI.AUnits = 128
-	p, err := NewCardProblem(cfg, train, test)
+	p, err := NewCardDataset(cfg, train, test)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -573,7 +573,7 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 	if !(*margin >= 0) || !(*eta > 0) || *margin > 1e12 || *eta > 1e12 {
 		return usageErr(fmt.Sprintf("--margin %v, --eta %v: want margin >= 0 and eta > 0", *margin, *eta))
 	}
-	var p *lab.Problem
+	var p *lab.Dataset
 	if strings.HasPrefix(c.data, "problem:") {
 		if c.test != "" && !strings.HasPrefix(c.test, "problem:") {
 			return usageErr("--test: a problem of features is tested on a problem (problem:NAME,seed=...)")
@@ -585,7 +585,7 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		p = &lab.Problem{Name: c.data, Train: train}
+		p = &lab.Dataset{Name: c.data, Train: train}
 		if c.test != "" {
 			if p.Test, err = loadProblem(c.test, "--test"); err != nil {
 				return err
@@ -611,7 +611,7 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		if err := c.loader.Reserve("the A-unit features", int64(cards)*int64(board.Len())*8); err != nil {
 			return budgetHint(err)
 		}
-		if p, err = lab.NewCardProblem(cfg, train, test); err != nil {
+		if p, err = lab.NewCardDataset(cfg, train, test); err != nil {
 			return err
 		}
 	}
@@ -644,7 +644,7 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 }
 
 // machineSeed is the seed the learners shuffle with: the machine's, or 1 for problems.
-func machineSeed(p *lab.Problem) uint64 {
+func machineSeed(p *lab.Dataset) uint64 {
 	if p.Config != nil {
 		return p.Config.Seed
 	}

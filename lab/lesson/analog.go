@@ -12,7 +12,6 @@ import (
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -41,9 +40,9 @@ type CardsConfig struct {
 func (c *CardsConfig) quick(train, test string, epochs, seeds int) error {
 	load := func(spec string) (*images.Set, error) {
 		if name, ok := strings.CutPrefix(spec, "builtin:"); ok {
-			return kit.LoadBuiltin(name)
+			return lab.BuiltinSet(name)
 		}
-		set, err := kit.GenSet(strings.TrimPrefix(spec, "gen:"))
+		set, err := lab.GenSet(strings.TrimPrefix(spec, "gen:"))
 		if set != nil {
 			set.Name = spec
 		}
@@ -112,12 +111,12 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		methods = append(methods, m)
 	}
 	// One comparison per seed, each running the conditions in parallel.
-	prog := kit.NewProgress(c.Progress, c.Seeds*len(methods)*c.Epochs)
+	prog := lab.NewProgress(c.Progress, c.Seeds*len(methods)*c.Epochs)
 	bySeed := make([][]lab.Run, c.Seeds)
 	for k := range c.Seeds {
 		cfg := c.Machine
 		cfg.Seed = c.Machine.Seed + uint64(k)
-		p, err := lab.NewMachineProblem(cfg, c.Train, c.Test)
+		p, err := lab.NewMachineDataset(cfg, c.Train, c.Test)
 		if err != nil {
 			return nil, err
 		}
@@ -135,8 +134,8 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	r.Summary = "The same Mark I (same wiring, same order of cards) trained ideal, then with one analog flaw at a time at its default strength, then with every flaw on. A flaw that changes nothing alone either acts only together with others (mark1 config says which) or needs more training to show (the end stops)."
 	c.conditions(r)
 	cfg, _ := lab.MachineConfig(c.Machine, len(c.Train.Classes), "all")
-	r.Condition("machine", kit.DescribeMachine(cfg))
-	r.Condition("machines per condition", kit.PerCondition(c.Seeds, c.Machine.Seed, ": wiring, spreads, noise, order"))
+	r.Condition("machine", lab.DescribeMachine(cfg))
+	r.Condition("machines per condition", report.PerCondition(c.Seeds, c.Machine.Seed, ": wiring, spreads, noise, order"))
 	r.Condition("training", fmt.Sprintf("alpha rule, %s each (an epoch is %s)", english.Count(c.Epochs, "epoch"), english.Count(len(c.Train.Cards), "presentation")))
 	hasTest := c.Test != nil
 	finalOf := func(run lab.Run) float64 {
@@ -145,11 +144,11 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		}
 		return run.TrainError
 	}
-	table := &report.Table{Name: "flaws", Title: "Errors after training" + kit.MedianOf(c.Seeds, " (median of the machines)"), Columns: []string{"machine", "training error", "test error", "corrections", "test error minus ideal (points)", "note"}}
-	bars := &plot.Figure{Name: "test-error", Title: "Error on the test cards after training" + kit.MedianOf(c.Seeds, " (median)"), YLabel: "test error",
+	table := &report.Table{Name: "flaws", Title: "Errors after training" + report.MedianOf(c.Seeds, " (median of the machines)"), Columns: []string{"machine", "training error", "test error", "corrections", "test error minus ideal (points)", "note"}}
+	bars := &plot.Figure{Name: "test-error", Title: "Error on the test cards after training" + report.MedianOf(c.Seeds, " (median)"), YLabel: "test error",
 		Caption: "the ideal machine, each flaw alone, and every flaw on"}
 	if !hasTest {
-		bars.Title, bars.YLabel = "Error on the training cards after training"+kit.MedianOf(c.Seeds, " (median)"), "training error"
+		bars.Title, bars.YLabel = "Error on the training cards after training"+report.MedianOf(c.Seeds, " (median)"), "training error"
 		table.Columns = []string{"machine", "training error", "corrections", "note"} // no test cards, no test columns
 	}
 	type delta struct {
@@ -158,7 +157,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	}
 	var deltas []delta
 	noEffect := false
-	idealFinal := kit.Median(kit.Collect(bySeed, func(rs []lab.Run) float64 { return finalOf(rs[0]) }))
+	idealFinal := report.Median(report.Collect(bySeed, func(rs []lab.Run) float64 { return finalOf(rs[0]) }))
 	for i := range methods {
 		at := func(rs []lab.Run) lab.Run { return rs[i] }
 		runs := make([]lab.Run, c.Seeds)
@@ -166,10 +165,10 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 			runs[k] = at(bySeed[k])
 		}
 		label := flawLabel(names[i])
-		final := kit.Median(kit.Collect(runs, finalOf))
+		final := report.Median(report.Collect(runs, finalOf))
 		te, diff := "-", "-"
 		if hasTest {
-			te = kit.Spread(kit.Collect(runs, func(r lab.Run) float64 { return *r.TestError }))
+			te = report.Spread(report.Collect(runs, func(r lab.Run) float64 { return *r.TestError }))
 			diff = fmt.Sprintf("%+.1f", float64(100*(final-idealFinal)))
 		}
 		note := ""
@@ -182,7 +181,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 				note, noEffect = "no effect here", true
 			}
 		}
-		train, corrections := kit.Spread(kit.Collect(runs, func(r lab.Run) float64 { return r.TrainError })), kit.Count(kit.Collect(runs, func(r lab.Run) float64 { return float64(r.Corrections) }))
+		train, corrections := report.Spread(report.Collect(runs, func(r lab.Run) float64 { return r.TrainError })), report.Counts(report.Collect(runs, func(r lab.Run) float64 { return float64(r.Corrections) }))
 		if hasTest {
 			table.AddRow(label, train, te, corrections, diff, note)
 		} else {
@@ -193,7 +192,7 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 			deltas = append(deltas, delta{i, final - idealFinal})
 		}
 	}
-	table.Note = kit.MediansNote(c.Seeds, "machine") + " Each machine's errors are of a copy evaluated after the last epoch (an analog machine's answers carry noise, so the same machine evaluated twice may differ by a card or two). Differences of a point or two are within what the seeds alone change."
+	table.Note = report.MediansNote(c.Seeds, "machine") + " Each machine's errors are of a copy evaluated after the last epoch (an analog machine's answers carry noise, so the same machine evaluated twice may differ by a card or two). Differences of a point or two are within what the seeds alone change."
 	if noEffect {
 		table.Note += " \"No effect here\": the same corrections and errors as the ideal machine, epoch by epoch."
 	}
@@ -212,9 +211,9 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	for _, d := range deltas[:min(4, len(deltas))] {
 		show = append(show, d.i)
 	}
-	curves := &plot.Figure{Name: "learning-curves", Title: "Training error after each epoch" + kit.MedianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "training error",
+	curves := &plot.Figure{Name: "learning-curves", Title: "Training error after each epoch" + report.MedianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "training error",
 		Caption: "the ideal machine, every flaw on, and the four single flaws that change the final error most"}
-	testCurves := &plot.Figure{Name: "test-curves", Title: "Test error after each epoch" + kit.MedianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "test error", Caption: curves.Caption}
+	testCurves := &plot.Figure{Name: "test-curves", Title: "Test error after each epoch" + report.MedianOf(c.Seeds, " (median)"), XLabel: "epoch", YLabel: "test error", Caption: curves.Caption}
 	for k, i := range show {
 		runs := make([]lab.Run, c.Seeds)
 		for s := range bySeed {
@@ -246,11 +245,11 @@ func Flaws(ctx context.Context, c CardsConfig) (*report.Report, error) {
 			}
 		}
 		r.Checks = append(r.Checks,
-			kit.Check("ideal machine: training error after 10 epochs", bySeed[0][0].TrainError, 0, 0, "a machine that never learns: about 0.5"),
-			kit.Check("ideal machine: test error", finalOf(bySeed[0][0]), 0, 0.2, "about 0.5"),
-			kit.Check("every flaw on: test error", finalOf(bySeed[0][last]), 0, 0.3, "about 0.5"),
-			kit.Check("every flaw on learns otherwise than the ideal machine (1 yes, 0 no)", differs, 1, 1, "flaws not applied: 0"),
-			kit.Check("single flaws with no effect here (gamma alone among them)", noEffect, 1, float64(last-2), "flaws not applied: all of them"))
+			report.NewCheck("ideal machine: training error after 10 epochs", bySeed[0][0].TrainError, 0, 0, "a machine that never learns: about 0.5"),
+			report.NewCheck("ideal machine: test error", finalOf(bySeed[0][0]), 0, 0.2, "about 0.5"),
+			report.NewCheck("every flaw on: test error", finalOf(bySeed[0][last]), 0, 0.3, "about 0.5"),
+			report.NewCheck("every flaw on learns otherwise than the ideal machine (1 yes, 0 no)", differs, 1, 1, "flaws not applied: 0"),
+			report.NewCheck("single flaws with no effect here (gamma alone among them)", noEffect, 1, float64(last-2), "flaws not applied: all of them"))
 	}
 	r.Data = map[string]any{"conditions": names, "runs_by_seed": bySeed}
 	r.Seconds = time.Since(start).Seconds()
@@ -335,7 +334,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 		}
 	}
 	kinds := []struct{ name, flaws string }{{"every flaw", "all"}, {"wiper drift alone", "wiper_drift"}, {"track drift alone", "track_drift"}, {"ideal", "none"}}
-	prog := kit.NewProgress(c.Progress, len(kinds))
+	prog := lab.NewProgress(c.Progress, len(kinds))
 	rows, err := lab.Parallel(ctx, len(kinds), c.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, k int) ([]forgetRow, error) {
 		cfg, err := lab.MachineConfig(c.Machine, len(c.Train.Classes), kinds[k].flaws)
 		if err != nil {
@@ -357,7 +356,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 			}
 			decks = append(decks, td)
 		}
-		if _, _, err := kit.TrainCurve(ctx, m, deck, c.Epochs, false, func(int) bool { return false }); err != nil {
+		if _, _, err := lab.TrainCurve(ctx, m, deck, c.Epochs, false, func(int) bool { return false }); err != nil {
 			return nil, err
 		}
 		before := potReadings(m)
@@ -408,9 +407,9 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 			te := "-"
 			v := row.TrainError
 			if row.TestError != nil {
-				te, v = kit.Pct(*row.TestError), *row.TestError
+				te, v = report.Pct(*row.TestError), *row.TestError
 			}
-			table.AddRow(row.Machine, strconv.FormatFloat(row.Hours, 'f', -1, 64), kit.Pct(row.TrainError), te, row.Drift)
+			table.AddRow(row.Machine, strconv.FormatFloat(row.Hours, 'f', -1, 64), report.Pct(row.TrainError), te, row.Drift)
 			if row.Hours > 0 {
 				s.X, s.Y = append(s.X, row.Hours), append(s.Y, v)
 				d.X, d.Y = append(d.X, row.Hours), append(d.Y, row.Drift)
@@ -429,11 +428,11 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 		quickNote(r, "E and F, builtin:ef, trained until errorless (at most 100 epochs), idle 100 and 10,000 hours")
 		all, ideal := rows[0], rows[3]
 		r.Checks = append(r.Checks,
-			kit.Check("every flaw: training error before idling", all[0].TrainError, 0, 0.05, "a machine that never learns: about 0.5"),
-			kit.Check("every flaw: pot drift after 100 hours (RMS, increments)", all[1].Drift, 0.1, 2, "no drift: 0"),
-			kit.Check("every flaw: pot drift after 10,000 hours (RMS, increments)", all[2].Drift, 2, 20, "no drift: 0"),
-			kit.Check("every flaw: training error after 10,000 hours", all[2].TrainError, 0.05, 0.5, "no forgetting: as before idling"),
-			kit.Check("ideal machine: pot drift after 10,000 hours", ideal[2].Drift, 0, 0, "an ideal machine that drifts: above 0"))
+			report.NewCheck("every flaw: training error before idling", all[0].TrainError, 0, 0.05, "a machine that never learns: about 0.5"),
+			report.NewCheck("every flaw: pot drift after 100 hours (RMS, increments)", all[1].Drift, 0.1, 2, "no drift: 0"),
+			report.NewCheck("every flaw: pot drift after 10,000 hours (RMS, increments)", all[2].Drift, 2, 20, "no drift: 0"),
+			report.NewCheck("every flaw: training error after 10,000 hours", all[2].TrainError, 0.05, 0.5, "no forgetting: as before idling"),
+			report.NewCheck("ideal machine: pot drift after 10,000 hours", ideal[2].Drift, 0, 0, "an ideal machine that drifts: above 0"))
 	}
 	r.Data = rows
 	r.Seconds = time.Since(start).Seconds()
@@ -443,7 +442,7 @@ func Forget(ctx context.Context, c ForgetConfig) (*report.Report, error) {
 // hoursText writes a number of hours for people: "10,000", "0.5".
 func hoursText(h float64) string {
 	if h == math.Trunc(h) && math.Abs(h) < 1e15 {
-		return kit.Thousands(int(h))
+		return report.Thousands(int(h))
 	}
 	return strconv.FormatFloat(h, 'g', -1, 64)
 }

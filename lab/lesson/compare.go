@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
@@ -16,7 +15,7 @@ import (
 // CompareReport makes the report of lab.Compare's runs on p: a table of each method's
 // errors, corrections and time, the learning curves, and, for a problem of two features, each
 // learner's decision boundary (two classes) or regions (more).
-func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report {
+func CompareReport(p *lab.Dataset, runs []lab.Run, o lab.Options) *report.Report {
 	r := &report.Report{Name: "compare", Title: "Methods compared on " + p.Name}
 	r.Summary = "Each method learns the same training samples; the learners work on the features (the ideal machine's A-unit states for cards), the mark1 methods train the Mark I itself on the cards. Errors are fractions of the samples misclassified; a correction is one update of one discriminant (one R-unit)."
 	r.Condition("training", fmt.Sprintf("%s: %s, %s, %s", p.Name, english.Count(p.Train.Len(), "sample"), english.Count(p.Train.Dim(), "feature"), english.Count(p.Train.K(), "class")))
@@ -65,13 +64,13 @@ func CompareReport(p *lab.Problem, runs []lab.Run, o lab.Options) *report.Report
 	for i, run := range runs {
 		te := "-"
 		if run.TestError != nil {
-			te = kit.Pct(*run.TestError)
+			te = report.Pct(*run.TestError)
 		}
 		epochs, converged := fmt.Sprint(run.Epochs), fmt.Sprint(run.Converged)
 		if run.ClosedForm() {
 			epochs, converged = "-", "-"
 		}
-		table.AddRow(run.Method, kit.Pct(run.TrainError), te, run.Corrections, epochs, converged, fmt.Sprintf("%.2g", run.Seconds))
+		table.AddRow(run.Method, report.Pct(run.TrainError), te, run.Corrections, epochs, converged, fmt.Sprintf("%.2g", run.Seconds))
 		if run.Epochs == 0 {
 			train.Series = append(train.Series, plot.Series{Name: run.Method, X: []float64{1, float64(maxEpoch)}, Y: []float64{run.TrainError, run.TrainError}, Dashed: true, Style: i + 1})
 			if run.TestError != nil {
@@ -122,7 +121,7 @@ func compareNote(runs []lab.Run, closed, iterative, variable []string) string {
 		if m.Rule != "mark1" || m.Flaws == "none" || !run.Converged || run.TrainError == 0 {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%s: its last epoch made no correction, yet %s of the training cards come out wrong when shown again: the analog machine answers each presentation afresh (its photocells' noise, their after-image of the card before, its pots' drift), so a card near the threshold can fall either way (the ideal mark1 answers the same every time).", run.Method, kit.Pct(run.TrainError)))
+		notes = append(notes, fmt.Sprintf("%s: its last epoch made no correction, yet %s of the training cards come out wrong when shown again: the analog machine answers each presentation afresh (its photocells' noise, their after-image of the card before, its pots' drift), so a card near the threshold can fall either way (the ideal mark1 answers the same every time).", run.Method, report.Pct(run.TrainError)))
 	}
 	notes = append(notes, "The seconds are wall time on this computer: the one column that changes from run to run.")
 	return strings.Join(notes, " ")
@@ -145,7 +144,7 @@ func etaText(eta float64, s learn.Schedule) string {
 
 // boundaryFigures draws two-feature problems: every learner's boundary on one plot for two
 // classes, or each learner's class regions for more.
-func boundaryFigures(p *lab.Problem, runs []lab.Run) []*plot.Figure {
+func boundaryFigures(p *lab.Dataset, runs []lab.Run) []*plot.Figure {
 	var out []*plot.Figure
 	if p.Train.K() == 2 {
 		f := &plot.Figure{Name: "boundaries", Title: "Decision boundaries", XLabel: "x1", YLabel: "x2", Caption: "the training samples and each learner's line g(x) = 0"}

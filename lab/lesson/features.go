@@ -8,7 +8,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -51,11 +50,11 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 	for _, n := range c.Counts {
 		feats = append(feats, feat{fmt.Sprintf("%d random A-units", n), func(m machine.Config) machine.Config {
 			m.Wiring = machine.WiringRandom
-			return kit.WithAUnits(m, n)
+			return lab.WithAUnits(m, n)
 		}})
 	}
 	jobs := len(feats) * c.Seeds
-	prog := kit.NewProgress(c.Progress, jobs*c.Epochs)
+	prog := lab.NewProgress(c.Progress, jobs*c.Epochs)
 	mark1, _ := lab.ParseMethod("mark1")
 	runs, err := lab.Parallel(ctx, jobs, c.Workers, nil, func(ctx context.Context, j int) (aunitsRun, error) {
 		f := feats[j/c.Seeds]
@@ -64,7 +63,7 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 		if err := cfg.MarkI.Validate(); err != nil {
 			return aunitsRun{}, err
 		}
-		p, err := lab.NewMachineProblem(cfg, c.Train, c.Test)
+		p, err := lab.NewMachineDataset(cfg, c.Train, c.Test)
 		if err != nil {
 			return aunitsRun{}, err
 		}
@@ -91,11 +90,11 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 		wirings += "; the identity wiring is the same every time, only the order of cards changes"
 	}
 	r.Condition("wirings per feature set", wirings+")")
-	table := &report.Table{Name: "aunits", Title: "Errors after training" + kit.MedianOf(c.Seeds, " (median of the wirings)"), Columns: []string{"features", "training error", "test error", "converged", "corrections"}}
-	fig := &plot.Figure{Name: "learning-curves", Title: "Training (solid) and test (dashed) error" + kit.MedianOf(c.Seeds, ", median of the wirings"), XLabel: "epoch", YLabel: "error"}
+	table := &report.Table{Name: "aunits", Title: "Errors after training" + report.MedianOf(c.Seeds, " (median of the wirings)"), Columns: []string{"features", "training error", "test error", "converged", "corrections"}}
+	fig := &plot.Figure{Name: "learning-curves", Title: "Training (solid) and test (dashed) error" + report.MedianOf(c.Seeds, ", median of the wirings"), XLabel: "epoch", YLabel: "error"}
 	for fi, f := range feats {
 		rs := runs[fi*c.Seeds : (fi+1)*c.Seeds]
-		tr := kit.Collect(rs, func(a aunitsRun) float64 { return a.Run.TrainError })
+		tr := report.Collect(rs, func(a aunitsRun) float64 { return a.Run.TrainError })
 		var te []float64
 		conv := 0
 		for _, a := range rs {
@@ -106,7 +105,7 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 				conv++
 			}
 		}
-		table.AddRow(f.name, kit.Spread(tr), kit.OrDash(te), fmt.Sprintf("%d of %d", conv, len(rs)), kit.Count(kit.Collect(rs, func(a aunitsRun) float64 { return float64(a.Run.Corrections) })))
+		table.AddRow(f.name, report.Spread(tr), report.Spread(te), fmt.Sprintf("%d of %d", conv, len(rs)), report.Counts(report.Collect(rs, func(a aunitsRun) float64 { return float64(a.Run.Corrections) })))
 		var lr []lab.Run
 		for _, a := range rs {
 			lr = append(lr, a.Run)
@@ -116,17 +115,17 @@ func AUnits(ctx context.Context, c AUnitsConfig) (*report.Report, error) {
 			fig.Series = append(fig.Series, medianRunCurve(f.name+", test", lr, true, fi+1))
 		}
 	}
-	table.Note = kit.MediansNote(c.Seeds, "wiring") + " \"Converged\": an epoch without a correction, the training cards separated."
+	table.Note = report.MediansNote(c.Seeds, "wiring") + " \"Converged\": an epoch without a correction, the training cards separated."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
 	if c.Quick {
 		quickNote(r, "squares and circles, 300 cards to train and 300 new ones to test, 10 epochs, the pixels against 512 A-units, one wiring")
 		pix, au := runs[0].Run, runs[1].Run
 		r.Checks = append(r.Checks,
-			kit.Check("pixels: training error after 10 epochs (not separable)", pix.TrainError, 0.02, 0.3, "a machine that never learns: about 0.5"),
-			kit.Check("512 A-units: training error (separated)", au.TrainError, 0, 0.01, "about 0.5"),
-			kit.Check("512 A-units: test error", *au.TestError, 0, 0.15, "about 0.5"),
-			kit.Check("test error, pixels minus 512 A-units", *pix.TestError-*au.TestError, 0.03, 0.5, "the same features both times: 0"))
+			report.NewCheck("pixels: training error after 10 epochs (not separable)", pix.TrainError, 0.02, 0.3, "a machine that never learns: about 0.5"),
+			report.NewCheck("512 A-units: training error (separated)", au.TrainError, 0, 0.01, "about 0.5"),
+			report.NewCheck("512 A-units: test error", *au.TestError, 0, 0.15, "about 0.5"),
+			report.NewCheck("test error, pixels minus 512 A-units", *pix.TestError-*au.TestError, 0.03, 0.5, "the same features both times: 0"))
 	}
 	r.Data = runs
 	r.Seconds = time.Since(start).Seconds()
@@ -152,7 +151,7 @@ func medianRunCurve(name string, runs []lab.Run, test bool, style int) plot.Seri
 			}
 		}
 		if len(v) > 0 {
-			s.X, s.Y = append(s.X, float64(e+1)), append(s.Y, kit.Median(v))
+			s.X, s.Y = append(s.X, float64(e+1)), append(s.Y, report.Median(v))
 		}
 	}
 	return s
@@ -169,7 +168,7 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 		}
 	}
 	c.defaults()
-	p, err := lab.NewMachineProblem(c.Machine, c.Train, c.Test)
+	p, err := lab.NewMachineDataset(c.Machine, c.Train, c.Test)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +184,7 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 	r.Summary = "An R-unit's weights are over the A-units, not the cells. Carried back through the plug-board, each cell gets the weights of the A-units it feeds, with the sign of its plug: red cells, when lit, push the R-unit on; blue ones push it off. With the identity wiring this is the weight of each pixel."
 	c.conditions(r)
 	r.Condition("machine", fmt.Sprintf("ideal, %s wiring, %s, seed %d; %s, %s coding", c.Machine.Wiring, english.Count(m.AUnits(), "A-unit"), c.Machine.Seed, english.Count(m.RUnits(), "R-unit"), m.Coding()))
-	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %s: %s, training error %s", english.Count(c.Epochs, "epoch"), english.Count(run.Epochs, "epoch"), kit.Pct(run.TrainError)))
+	r.Condition("training", fmt.Sprintf("alpha rule, until an errorless epoch or %s: %s, training error %s", english.Count(c.Epochs, "epoch"), english.Count(run.Epochs, "epoch"), report.Pct(run.TrainError)))
 	fields := &plot.Figure{Name: "receptive-fields", Title: "Receptive fields of the R-units (red: lit pushes on; blue: lit pushes off)"}
 	table := &report.Table{Name: "fields", Title: "The R-units", Columns: []string{"R-unit", "on for", "off for", "bias", "largest cell", "smallest cell"}}
 	codes := m.Codes()
@@ -258,8 +257,8 @@ func Fields(ctx context.Context, c CardsConfig) (*report.Report, error) {
 			}
 		}
 		r.Checks = append(r.Checks,
-			kit.Check("training error", run.TrainError, 0, 0, "a machine that never learns: about 0.5"),
-			kit.Check("R0 (right on): mean field of the right half minus the left half", (right-left)/float64(len(f)/2), 0.2, 50, "no learning, or the field carried back wrong: 0 or below"))
+			report.NewCheck("training error", run.TrainError, 0, 0, "a machine that never learns: about 0.5"),
+			report.NewCheck("R0 (right on): mean field of the right half minus the left half", (right-left)/float64(len(f)/2), 0.2, 50, "no learning, or the field carried back wrong: 0 or below"))
 	}
 	r.Data = map[string]any{"run": run}
 	r.Seconds = time.Since(start).Seconds()

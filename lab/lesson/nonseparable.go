@@ -8,7 +8,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/problem"
@@ -80,11 +79,11 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 	if err != nil {
 		return nil, err
 	}
-	train, err := kit.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed))
+	train, err := lab.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed))
 	if err != nil {
 		return nil, err
 	}
-	test, err := kit.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed+1000))
+	test, err := lab.GenSet(fmt.Sprintf("connected,n=%d,seed=%d", c.Cards, c.Seed+1000))
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +94,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 	for _, w := range []string{machine.WiringIdentity, machine.WiringRandom} {
 		cfg := c.Machine
 		cfg.Wiring = w
-		p, err := lab.NewCardProblem(cfg, train, test)
+		p, err := lab.NewCardDataset(cfg, train, test)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +104,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		cases = append(cases, nsCase{name, fmt.Sprintf("%s: Minsky and Papert's figure, four strokes joined at each end by a switch, connected when the switches differ; %d cards to train, %d new ones to test (gen:connected)", what, c.Cards, c.Cards), p.Train, p.Test})
 	}
-	prog := kit.NewProgress(c.Progress, len(cases))
+	prog := lab.NewProgress(c.Progress, len(cases))
 	runs, err := lab.Parallel(ctx, len(cases), c.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, i int) (nsRun, error) {
 		return nonSeparableRun(ctx, cases[i], c.Epochs, c.Seed)
 	})
@@ -140,19 +139,19 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		tp, tpk, tl := "-", "-", "-"
 		if cs.test != nil {
-			tp, tpk, tl = kit.Pct(run.TestP[len(run.TestP)-1]), kit.Pct(run.TestPocket[len(run.TestPocket)-1]), kit.Pct(run.LSQTest)
+			tp, tpk, tl = report.Pct(run.TestP[len(run.TestP)-1]), report.Pct(run.TestPocket[len(run.TestPocket)-1]), report.Pct(run.LSQTest)
 		}
-		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), kit.Pct(lo), kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]))
+		note := fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, never converging; over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), report.Pct(lo), report.Pct(hi), report.Pct(run.Pocket[len(run.Pocket)-1]))
 		if withCorr == len(run.Corrections) && run.LSQ == 0 {
 			// No convergence is no proof: least squares' weights separate these samples.
-			note = fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, not converging in them, although these %d training samples are separable (least squares' weights answer every one right): the margin is too narrow for so few epochs. Over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), cs.train.Len(), kit.Pct(lo), kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]))
+			note = fmt.Sprintf("%s: the perceptron made corrections in every one of the %d epochs, not converging in them, although these %d training samples are separable (least squares' weights answer every one right): the margin is too narrow for so few epochs. Over the last half its training error wandered between %s and %s, while the pocket kept weights with %s.", cs.name, len(run.Corrections), cs.train.Len(), report.Pct(lo), report.Pct(hi), report.Pct(run.Pocket[len(run.Pocket)-1]))
 		}
 		if withCorr < len(run.Corrections) {
 			note = fmt.Sprintf("%s: these %d training samples are separable in %d features: the perceptron converged after %s.", cs.name, cs.train.Len(), cs.train.Dim(), english.Count(withCorr, "epoch"))
 		}
 		if cs.test != nil {
 			te := run.TestP[len(run.TestP)-1]
-			note += fmt.Sprintf(" On %d new cards it errs on %s (the pocket %s, least squares %s; guessing errs on 50%%): ", cs.test.Len(), kit.Pct(te), kit.Pct(run.TestPocket[len(run.TestPocket)-1]), kit.Pct(run.LSQTest))
+			note += fmt.Sprintf(" On %d new cards it errs on %s (the pocket %s, least squares %s; guessing errs on 50%%): ", cs.test.Len(), report.Pct(te), report.Pct(run.TestPocket[len(run.TestPocket)-1]), report.Pct(run.LSQTest))
 			if te >= 0.4 {
 				note += "hardly better than guessing; what it learned is not connectedness."
 			} else {
@@ -160,8 +159,8 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 			}
 		}
 		r.Notes = append(r.Notes, note)
-		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), kit.Pct(run.Perceptron[len(run.Perceptron)-1]),
-			kit.Pct(lo)+" to "+kit.Pct(hi), kit.Pct(run.Pocket[len(run.Pocket)-1]), rose, kit.Pct(run.LSQ), tp, tpk, tl)
+		table.AddRow(cs.name, cs.train.Len(), cs.train.Dim(), fmt.Sprintf("%d of %d", withCorr, len(run.Corrections)), report.Pct(run.Perceptron[len(run.Perceptron)-1]),
+			report.Pct(lo)+" to "+report.Pct(hi), report.Pct(run.Pocket[len(run.Pocket)-1]), rose, report.Pct(run.LSQ), tp, tpk, tl)
 		fig := &plot.Figure{Name: cs.name, Title: "Training error, " + cs.name, XLabel: "epoch", YLabel: "error", YMin: 0, YMax: 0.75,
 			Caption: "the perceptron's current weights (solid) against the pocket's (dashed); least squares as a level"}
 		var xs []float64
@@ -215,13 +214,13 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 		}
 		xr, au, px := runs[0], runs[3], runs[2]
 		r.Checks = append(r.Checks,
-			kit.Check("XOR: epochs with corrections (fraction)", withCorrections(xr), 1, 1, "a perceptron that stops: below 1"),
-			kit.Check("epochs in which a pocket's training error rose (every problem)", rises, 0, 0, "a pocket without its ratchet: some"),
-			kit.Check("XOR: the pocket's final training error", xr.Pocket[len(xr.Pocket)-1], 0.2, 0.3, "a pocket that keeps the last weights: up to 0.6"),
-			kit.Check("XOR: the perceptron's highest training error over the last half", slices.Max(xr.Perceptron[len(xr.Perceptron)/2:]), 0.35, 1, "a perceptron that settles: about 0.25"),
-			kit.Check("connectedness through 512 A-units: the perceptron's final training error (separable)", au.Perceptron[len(au.Perceptron)-1], 0, 0, "a perceptron that never learns: about 0.5"),
-			kit.Check("connectedness through 512 A-units: test error", au.TestP[len(au.TestP)-1], 0.2, 0.5, "tested on the training cards: 0"),
-			kit.Check("connectedness on the pixels: test error", px.TestP[len(px.TestP)-1], 0.35, 0.65, "tested on the training cards: below 0.3"))
+			report.NewCheck("XOR: epochs with corrections (fraction)", withCorrections(xr), 1, 1, "a perceptron that stops: below 1"),
+			report.NewCheck("epochs in which a pocket's training error rose (every problem)", rises, 0, 0, "a pocket without its ratchet: some"),
+			report.NewCheck("XOR: the pocket's final training error", xr.Pocket[len(xr.Pocket)-1], 0.2, 0.3, "a pocket that keeps the last weights: up to 0.6"),
+			report.NewCheck("XOR: the perceptron's highest training error over the last half", slices.Max(xr.Perceptron[len(xr.Perceptron)/2:]), 0.35, 1, "a perceptron that settles: about 0.25"),
+			report.NewCheck("connectedness through 512 A-units: the perceptron's final training error (separable)", au.Perceptron[len(au.Perceptron)-1], 0, 0, "a perceptron that never learns: about 0.5"),
+			report.NewCheck("connectedness through 512 A-units: test error", au.TestP[len(au.TestP)-1], 0.2, 0.5, "tested on the training cards: 0"),
+			report.NewCheck("connectedness on the pixels: test error", px.TestP[len(px.TestP)-1], 0.35, 0.65, "tested on the training cards: below 0.3"))
 	}
 	r.Data = map[string]any{"cases": nsNames(cases), "runs": runs}
 	r.Seconds = time.Since(start).Seconds()

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/problem"
@@ -83,7 +82,7 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 	if c.Cards {
 		total += len(cardSets)
 	}
-	prog := kit.NewProgress(c.Progress, total)
+	prog := lab.NewProgress(c.Progress, total)
 	rows, err := lab.Parallel(ctx, total, c.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, i int) (novikoffRow, error) {
 		if i >= c.Problems {
 			return novikoffCards(ctx, c.Machine, cardSets[i-c.Problems])
@@ -107,7 +106,7 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 	r.Condition("perceptron", "fixed increment 1, from zero weights, samples shuffled each epoch, until an epoch without a correction")
 	if c.Cards {
 		mc, _ := lab.MachineConfig(c.Machine, 2, "none")
-		r.Condition("the Mark I's problems", "the built-in two-class sets through the A-units of the Mark I: "+kit.DescribeMachine(mc)+"; the machine itself is trained (its alpha rule is the perceptron)")
+		r.Condition("the Mark I's problems", "the built-in two-class sets through the A-units of the Mark I: "+lab.DescribeMachine(mc)+"; the machine itself is trained (its alpha rule is the perceptron)")
 	}
 	var ratios, xs, ys []float64
 	within := 0
@@ -122,7 +121,7 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 	}
 	sum := &report.Table{Name: "summary", Title: "Corrections against the bound, random problems", Columns: []string{"problems", "with a separating solution found", "corrections within the bound", "corrections / bound: median", "largest", "smallest"}}
 	if len(ratios) > 0 {
-		sum.AddRow(c.Problems, len(ratios), within, kit.Median(ratios), slices.Max(ratios), slices.Min(ratios))
+		sum.AddRow(c.Problems, len(ratios), within, report.Median(ratios), slices.Max(ratios), slices.Min(ratios))
 	} else {
 		sum.AddRow(c.Problems, 0, 0, "-", "-", "-")
 	}
@@ -193,14 +192,14 @@ func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
 		}
 		medianRatio := 0.0
 		if len(ratios) > 0 {
-			medianRatio = kit.Median(ratios)
+			medianRatio = report.Median(ratios)
 		}
 		r.Checks = append(r.Checks,
-			kit.Check("random problems that converged (fraction)", float64(converged)/float64(c.Problems), 1, 1, "a perceptron that never learns: 0"),
-			kit.Check("random problems within the bound (fraction of those with one)", float64(within)/float64(max(len(ratios), 1)), 1, 1, "a bound too small, or a count too large: below 1"),
-			kit.Check("corrections / bound, median", medianRatio, 0.02, 0.5, "no corrections counted: 0; a bound of R/gamma: above 1"),
-			kit.Check("the Mark I's problems with a bound, its machine within it and correcting", float64(cardsWithin), float64(cardsBound), float64(cardsBound), "a machine that never learns: 0 corrections, never within"),
-			kit.Check("the Mark I's problems with a bound", float64(cardsBound), 4, 5, "features that separate nothing: 0"))
+			report.NewCheck("random problems that converged (fraction)", float64(converged)/float64(c.Problems), 1, 1, "a perceptron that never learns: 0"),
+			report.NewCheck("random problems within the bound (fraction of those with one)", float64(within)/float64(max(len(ratios), 1)), 1, 1, "a bound too small, or a count too large: below 1"),
+			report.NewCheck("corrections / bound, median", medianRatio, 0.02, 0.5, "no corrections counted: 0; a bound of R/gamma: above 1"),
+			report.NewCheck("the Mark I's problems with a bound, its machine within it and correcting", float64(cardsWithin), float64(cardsBound), float64(cardsBound), "a machine that never learns: 0 corrections, never within"),
+			report.NewCheck("the Mark I's problems with a bound", float64(cardsBound), 4, 5, "features that separate nothing: 0"))
 	}
 	r.Data = rows
 	r.Seconds = time.Since(start).Seconds()
@@ -226,7 +225,7 @@ func separatingMargin(x [][]float64, y []int, p *learn.Perceptron) (float64, flo
 // novikoffCards trains the ideal Mark I with one R-unit on a built-in two-class set until an
 // epoch without a correction, and computes the bound from its A-unit features.
 func novikoffCards(ctx context.Context, base machine.Config, name string) (novikoffRow, error) {
-	set, err := kit.LoadBuiltin(name)
+	set, err := lab.BuiltinSet(name)
 	if err != nil {
 		return novikoffRow{}, err
 	}

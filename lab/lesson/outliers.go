@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/problem"
@@ -85,7 +84,7 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 		fitPlain []learn.Linear
 		fitWith  []learn.Linear
 	}
-	prog := kit.NewProgress(c.Progress, c.Draws)
+	prog := lab.NewProgress(c.Progress, c.Draws)
 	draws, err := lab.Parallel(ctx, c.Draws, c.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, i int) (draw, error) {
 		seed := c.Seed + uint64(i)
 		var out draw
@@ -138,7 +137,7 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 				worse++
 			}
 		}
-		table.AddRow(name, kit.Pct(kit.Mean(before)), kit.Pct(kit.Mean(after)), fmt.Sprintf("%d of %d", worse, len(draws)))
+		table.AddRow(name, report.Pct(report.Mean(before)), report.Pct(report.Mean(after)), fmt.Sprintf("%d of %d", worse, len(draws)))
 	}
 	table.Note = "Least squares asks every sample's score to be near its target, +1 or -1: an outlier far on the right side has a score far beyond -1, and pulling it back costs the boundary. The perceptron corrects only mistakes; Fisher's direction barely turns (the outliers lie along it) and its threshold is set where the training errors are fewest. Fisher's midpoint threshold moves with the class mean the outliers drag."
 	r.Tables = append(r.Tables, table)
@@ -164,13 +163,13 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 	if c.Quick {
 		quickNote(r, "5 draws, 10 outliers")
 		meanOf := func(m, k int) float64 {
-			return kit.Mean(kit.Collect(draws, func(d draw) float64 { return d.Base[m][k] }))
+			return report.Mean(report.Collect(draws, func(d draw) float64 { return d.Base[m][k] }))
 		}
 		r.Checks = append(r.Checks,
-			kit.Check("least squares: error on the ordinary samples, with outliers minus without (mean)", meanOf(0, 1)-meanOf(0, 0), 0.01, 0.2, "outliers left out, or a fit that ignores them: 0"),
-			kit.Check("the perceptron with outliers: error on the ordinary samples (mean)", meanOf(3, 1), 0, 0.01, "a perceptron that never learns: about 0.5"),
-			kit.Check("Fisher, best threshold, with outliers (mean)", meanOf(1, 1), 0, 0.02, "a threshold at the midpoint: about 0.1"),
-			kit.Check("Fisher, midpoint threshold, with outliers (mean)", meanOf(2, 1), 0.03, 0.3, "no outliers: about 0"))
+			report.NewCheck("least squares: error on the ordinary samples, with outliers minus without (mean)", meanOf(0, 1)-meanOf(0, 0), 0.01, 0.2, "outliers left out, or a fit that ignores them: 0"),
+			report.NewCheck("the perceptron with outliers: error on the ordinary samples (mean)", meanOf(3, 1), 0, 0.01, "a perceptron that never learns: about 0.5"),
+			report.NewCheck("Fisher, best threshold, with outliers (mean)", meanOf(1, 1), 0, 0.02, "a threshold at the midpoint: about 0.1"),
+			report.NewCheck("Fisher, midpoint threshold, with outliers (mean)", meanOf(2, 1), 0.03, 0.3, "no outliers: about 0"))
 	}
 	r.Data = map[string]any{"methods": outlierMethods, "errors_per_draw": data}
 	r.Seconds = time.Since(start).Seconds()
