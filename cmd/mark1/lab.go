@@ -20,7 +20,7 @@ import (
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
-	"github.com/mark1-perceptron/mark1/lab/lesson"
+	"github.com/mark1-perceptron/mark1/lab/demo"
 	"github.com/mark1-perceptron/mark1/lab/problem"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -334,8 +334,8 @@ func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Con
 }
 
 // cards returns the demonstrations' CardsConfig.
-func (c *cardArgs) cards(train, test *images.Set, cfg machine.Config, progress func(int, int)) lesson.CardsConfig {
-	return lesson.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Quick: c.quick, Workers: c.of.workers, Progress: progress}
+func (c *cardArgs) cards(train, test *images.Set, cfg machine.Config, progress func(int, int)) demo.CardsConfig {
+	return demo.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Quick: c.quick, Workers: c.of.workers, Progress: progress}
 }
 
 func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
@@ -346,7 +346,7 @@ func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Flaws(ctx, c.cards(train, test, cfg, p))
+		return demo.Flaws(ctx, c.cards(train, test, cfg, p))
 	})
 }
 
@@ -368,7 +368,7 @@ func labForget(name string, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Forget(ctx, lesson.ForgetConfig{CardsConfig: c.cards(train, test, cfg, p), Hours: hs})
+		return demo.Forget(ctx, demo.ForgetConfig{CardsConfig: c.cards(train, test, cfg, p), Hours: hs})
 	})
 }
 
@@ -395,7 +395,7 @@ func labAUnits(name string, args []string, stdout, stderr io.Writer) error {
 		ns = append(ns, int(f))
 	}
 	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.AUnits(ctx, lesson.AUnitsConfig{CardsConfig: c.cards(train, test, cfg, p), Counts: ns})
+		return demo.AUnits(ctx, demo.AUnitsConfig{CardsConfig: c.cards(train, test, cfg, p), Counts: ns})
 	})
 }
 
@@ -407,7 +407,7 @@ func labFields(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Fields(ctx, c.cards(train, test, cfg, p))
+		return demo.Fields(ctx, c.cards(train, test, cfg, p))
 	})
 }
 
@@ -464,7 +464,7 @@ func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Novikoff(ctx, lesson.NovikoffConfig{Problems: *problems, Dim: *dim, Points: *points, Margin: *margin, Seed: cfg.Seed,
+		return demo.Novikoff(ctx, demo.NovikoffConfig{Problems: *problems, Dim: *dim, Points: *points, Margin: *margin, Seed: cfg.Seed,
 			Cards: !*noCards, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
@@ -496,7 +496,7 @@ func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.NonSeparable(ctx, lesson.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
+		return demo.NonSeparable(ctx, demo.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
 
@@ -525,7 +525,7 @@ func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Outliers(ctx, lesson.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Quick: quick, Workers: of.workers, Progress: p})
+		return demo.Outliers(ctx, demo.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Quick: quick, Workers: of.workers, Progress: p})
 	})
 }
 
@@ -638,7 +638,7 @@ func labCompare(name string, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return nil, err
 		}
-		rep := lesson.CompareReport(p, runs, o)
+		rep := demo.CompareReport(p, runs, o)
 		return rep, nil
 	})
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mark1-perceptron/mark1/lab/course"
+	"github.com/mark1-perceptron/mark1/lab/demo"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
@@ -152,7 +152,7 @@ func labTrace(name string, args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return nil, err
 			}
-			return course.Trace(d, c)
+			return demo.Trace(d, c)
 		})
 }
 
@@ -173,7 +173,7 @@ func labGeometry(name string, args []string, stdout, stderr io.Writer) error {
 				return nil, usageErr(fmt.Sprintf("--w %s: %v", w, err))
 			}
 		}
-		r, err := course.GeometryReport(d, c, wv)
+		r, err := demo.GeometryReport(d, c, wv)
 		if err != nil {
 			return nil, usageErr(err.Error())
 		}
@@ -193,13 +193,13 @@ func labLoss(name string, args []string, stdout, stderr io.Writer) error {
 		if seed == 0 {
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		c := course.LossConfig{Points: points, Epochs: epochs, Seed: seed}
-		r, err := course.Loss(c)
+		c := demo.LossConfig{Points: points, Epochs: epochs, Seed: seed}
+		r, err := demo.Loss(c)
 		if err != nil || !quick {
 			return r, err
 		}
-		r.Checks, err = course.LossChecks(c)
-		r.Notes = append(r.Notes, course.QuickNote)
+		r.Checks, err = demo.LossChecks(c)
+		r.Notes = append(r.Notes, demo.QuickNote)
 		return r, err
 	})
 }
@@ -220,10 +220,10 @@ func labRegions(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, stats, err := course.Regions(course.RegionsConfig{Method: method, K: k, Seed: seed})
+		r, stats, err := demo.Regions(demo.RegionsConfig{Method: method, K: k, Seed: seed})
 		if err == nil && quick {
-			r.Checks = course.RegionsChecks(stats)
-			r.Notes = append(r.Notes, course.QuickNote)
+			r.Checks = demo.RegionsChecks(stats)
+			r.Notes = append(r.Notes, demo.QuickNote)
 		}
 		return r, err
 	})
@@ -246,10 +246,10 @@ func labMasking(name string, args []string, stdout, stderr io.Writer) error {
 		case seed == 0:
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, methods, err := course.Masking(course.MaskingConfig{N: n, Middle: middle, Noise: noise, Seed: seed})
+		r, methods, err := demo.Masking(demo.MaskingConfig{N: n, Middle: middle, Noise: noise, Seed: seed})
 		if err == nil && quick {
-			r.Checks = course.MaskingChecks(methods)
-			r.Notes = append(r.Notes, course.QuickNote)
+			r.Checks = demo.MaskingChecks(methods)
+			r.Notes = append(r.Notes, demo.QuickNote)
 		}
 		return r, err
 	})
@@ -261,10 +261,10 @@ func labBoolean(name string, args []string, stdout, stderr io.Writer) error {
 	return courseRun(name, "[--epochs N] [--quick]", args, stdout, stderr, &quick, func(fs *flagSet) {
 		fs.intRangeVar(&epochs, "epochs", 1000, 1, 10000, "most epochs of the rule on each truth table")
 	}, func(fs *flagSet) (*report.Report, error) {
-		r, results, err := course.BooleanReport(epochs)
+		r, results, err := demo.BooleanReport(epochs)
 		if err == nil && quick {
-			r.Checks = course.BooleanChecks(results)
-			r.Notes = append(r.Notes, course.QuickNote)
+			r.Checks = demo.BooleanChecks(results)
+			r.Notes = append(r.Notes, demo.QuickNote)
 		}
 		return r, err
 	})
@@ -281,10 +281,10 @@ func labDigits(name string, args []string, stdout, stderr io.Writer) error {
 		if seed == 0 {
 			return nil, usageErr("--seed 0: seeds start at 1")
 		}
-		r, curve, err := course.PocketDigits(course.PocketConfig{Updates: updates, Seed: seed})
+		r, curve, err := demo.PocketDigits(demo.PocketConfig{Updates: updates, Seed: seed})
 		if err == nil && quick {
-			r.Checks = course.PocketChecks(curve)
-			r.Notes = append(r.Notes, course.QuickNote)
+			r.Checks = demo.PocketChecks(curve)
+			r.Notes = append(r.Notes, demo.QuickNote)
 		}
 		return r, err
 	})
@@ -321,10 +321,10 @@ func labFisherLSQ(name string, args []string, stdout, stderr io.Writer) error {
 				return nil, usageErr(err.Error())
 			}
 		}
-		r, f, err := course.FisherLSQReport(d, seed)
+		r, f, err := demo.FisherLSQReport(d, seed)
 		if err == nil && quick {
-			r.Checks = course.FisherLSQChecks(f)
-			r.Notes = append(r.Notes, course.QuickNote)
+			r.Checks = demo.FisherLSQChecks(f)
+			r.Notes = append(r.Notes, demo.QuickNote)
 		}
 		return r, err
 	})

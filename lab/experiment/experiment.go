@@ -1,7 +1,7 @@
 // Package experiment reproduces the Mark I Perceptron's reported experiments on the emulator,
 // each beside the figure history reports (see Historical), with its source named and whether
-// it is primary, secondary or assumed. The lab's lessons on the lecture notes' ideas are
-// package lab/lesson.
+// it is primary, secondary or assumed. The lab's demonstrations of the lecture notes' ideas are
+// package lab/demo.
 //
 // Every experiment returns a report.Report: its conditions, the record beside the measured
 // figure with the gap explained, tables, and figures (learning curves, receptive fields).

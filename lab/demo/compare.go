@@ -1,4 +1,4 @@
-package lesson
+package demo
 
 import (
 	"fmt"
@@ -148,7 +148,7 @@ func boundaryFigures(p *lab.Dataset, runs []lab.Run) []*plot.Figure {
 	var out []*plot.Figure
 	if p.Train.K() == 2 {
 		f := &plot.Figure{Name: "boundaries", Title: "Decision boundaries", XLabel: "x1", YLabel: "x2", Caption: "the training samples and each learner's line g(x) = 0"}
-		f.Series = classSeries(p.Train)
+		f.Series = classPoints(p.Train)
 		for i, run := range runs {
 			m, ok := run.Classifier.(*learn.Multi)
 			if !ok || len(m.Units) != 1 {
@@ -180,7 +180,7 @@ func boundaryFigures(p *lab.Dataset, runs []lab.Run) []*plot.Figure {
 		}
 		f := &plot.Figure{Name: "regions-" + fileName(run.Method), Title: "Class regions: " + run.Method, XLabel: "x1", YLabel: "x2", Regions: reg,
 			Caption: "the plane coloured by the class the learner answers, with the training samples"}
-		f.Series = classSeries(p.Train)
+		f.Series = classPoints(p.Train)
 		out = append(out, f)
 	}
 	return out

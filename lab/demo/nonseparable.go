@@ -1,4 +1,4 @@
-package lesson
+package demo
 
 import (
 	"context"
@@ -187,7 +187,7 @@ func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, er
 	x := runs[0]
 	fig := &plot.Figure{Name: "xor-boundaries", Title: "XOR: the final boundaries", XLabel: "x1", YLabel: "x2",
 		Caption: "no line separates the two classes; the pocket's line misclassifies fewest of the training points"}
-	fig.Series = append(fig.Series, classSeries(xor)...)
+	fig.Series = append(fig.Series, classPoints(xor)...)
 	for i, name := range []string{"perceptron (last weights)", "pocket", "least squares"} {
 		w := x.final[i].W
 		fig.Boundaries = append(fig.Boundaries, plot.Boundary{Name: name, W: [3]float64{w[0], w[1], w[2]}, Style: i + 3})
@@ -233,19 +233,6 @@ func nsNames(cs []nsCase) []string {
 		n = append(n, c.name)
 	}
 	return n
-}
-
-// classSeries returns one scatter series per class of two-feature data.
-func classSeries(d *learn.Data) []plot.Series {
-	out := make([]plot.Series, d.K())
-	for c := range out {
-		out[c] = plot.Series{Name: "class " + d.Classes[c], Points: true, Style: c + 1}
-	}
-	for i, x := range d.X {
-		out[d.Y[i]].X = append(out[d.Y[i]].X, x[0])
-		out[d.Y[i]].Y = append(out[d.Y[i]].Y, x[1])
-	}
-	return out
 }
 
 // labels returns the +1/-1 labels of two-class data (class 1 is +1).

@@ -1,4 +1,4 @@
-package lesson
+package demo
 
 import (
 	"context"
@@ -150,7 +150,7 @@ func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
 		}
 		fig := &plot.Figure{Name: "boundaries-" + name, Title: title + ": the boundaries", XLabel: "x1", YLabel: "x2",
 			Caption: "the samples of the first draw and each method's boundary"}
-		fig.Series = classSeries(d)
+		fig.Series = classPoints(d)
 		for m, l := range fits {
 			fig.Boundaries = append(fig.Boundaries, plot.Boundary{Name: outlierMethods[m], W: [3]float64{l.W[0], l.W[1], l.W[2]}, Style: m + 3})
 		}

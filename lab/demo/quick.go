@@ -1,4 +1,4 @@
-package course
+package demo
 
 import (
 	"math/big"

@@ -9,4 +9,4 @@
 // the traces, the loss view, the Boolean functions, the digits' features (integer sums of
 // pixels) and least squares against Fisher on integer data. Only the figures and the
 // distances (square roots) are floating point.
-package course
+package demo
