@@ -17,6 +17,15 @@
 // TrainCurve trains a machine with its learning curve, and Progress counts a run's jobs done.
 // GenSet and BuiltinSet draw and load the card sets the demonstrations use themselves.
 //
+// # Runs
+//
+// Every demonstration (package lab/demo) and historical experiment (package lab/experiment)
+// is a Demo: its name and help, its parameters (Param: kind, default, range, help), what it
+// takes from its host (Uses: the machine, cards, parallel jobs), its quick run, and its Run,
+// func(ctx, Config) (*report.Report, error). A host (the mark1 command; the browser lab) makes
+// its settings from the parameters, fills a Config (Values, the machine, the cards it loads)
+// and runs it; a parameter the run refuses is a *ParamError.
+//
 // # Determinism
 //
 // Every random choice comes from a seed: the machine's from its Config.Seed, the learners'
