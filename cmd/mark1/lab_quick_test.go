@@ -36,7 +36,7 @@ func TestLabQuick(t *testing.T) {
 			}
 		}
 	}
-	// The course's demos (lab/course) refuse any flag of their own with --quick.
+	// The course's demos (the exact ones of lab/demo) refuse any flag of their own with --quick.
 	for _, args := range [][]string{
 		{"lab", "loss", "--quick", "--points", "10"},
 		{"lab", "regions", "--quick", "--method", "perceptron"},

@@ -1,26 +1,45 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
 
-// Boolean is a Boolean function of n inputs.
-type Boolean struct {
+func booleanDemo() lab.Demo {
+	return lab.Demo{Name: "boolean", Help: "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not",
+		Args: "[--epochs N]", Usage: "[--epochs N] [--quick]",
+		Params: []lab.Param{
+			{Name: "epochs", Kind: lab.Int, Default: "1000", Min: 1, Max: 10000, Help: "most epochs of the rule on each truth table", QuickSets: true},
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			r, results, err := booleanReport(ctx, c.Int("epochs"))
+			if err == nil && c.Quick {
+				r.Checks = booleanChecks(results)
+				r.Notes = append(r.Notes, courseQuickNote)
+			}
+			return r, err
+		}}
+}
+
+// booleanFunction is a Boolean function of n inputs.
+type booleanFunction struct {
 	Name string
 	N    int
 	F    func(bits []int) bool
 }
 
 // mOfN is true when at least m of the inputs are 1.
-func mOfN(m, n int) Boolean {
-	return Boolean{fmt.Sprintf("%d-of-%d", m, n), n, func(b []int) bool {
+func mOfN(m, n int) booleanFunction {
+	return booleanFunction{fmt.Sprintf("%d-of-%d", m, n), n, func(b []int) bool {
 		s := 0
 		for _, v := range b {
 			s += v
@@ -29,11 +48,11 @@ func mOfN(m, n int) Boolean {
 	}}
 }
 
-// Booleans are the functions of the demonstration: AND, OR and NOT, m-of-n (at least m of n
+// booleanFunctions are the functions of the demonstration: AND, OR and NOT, m-of-n (at least m of n
 // inputs on: 2-of-3 and the majority of five), then XOR and 3-bit parity, which no threshold
 // unit computes.
-func Booleans() []Boolean {
-	return []Boolean{
+func booleanFunctions() []booleanFunction {
+	return []booleanFunction{
 		{"AND", 2, func(b []int) bool { return b[0] == 1 && b[1] == 1 }},
 		{"OR", 2, func(b []int) bool { return b[0] == 1 || b[1] == 1 }},
 		{"NOT", 1, func(b []int) bool { return b[0] == 0 }},
@@ -45,9 +64,9 @@ func Booleans() []Boolean {
 	}
 }
 
-// TruthTable returns f's rows as trace data: the inputs in binary counting order (the last
+// truthTable returns f's rows as trace data: the inputs in binary counting order (the last
 // input fastest), labelled +1 where f is true.
-func (f Boolean) TruthTable() *trace.Data {
+func (f booleanFunction) truthTable() *trace.Data {
 	d := &trace.Data{Name: f.Name}
 	for v := range 1 << f.N {
 		bits := make([]int, f.N)
@@ -65,9 +84,9 @@ func (f Boolean) TruthTable() *trace.Data {
 	return d
 }
 
-// BooleanResult is what the rule did with one function.
-type BooleanResult struct {
-	Function Boolean
+// booleanResult is what the rule did with one function.
+type booleanResult struct {
+	Function booleanFunction
 	Trace    *trace.Trace
 	// Computes reports whether the final weights answer every row right (w.x > 0 exactly on
 	// the rows where f is true). The rule may not have stopped yet (Trace.Converged): it counts
@@ -75,20 +94,20 @@ type BooleanResult struct {
 	Computes bool
 }
 
-// LearnBoolean runs the fixed-increment rule (bias last, from zero, eta 1, the rows in order)
+// learnBoolean runs the fixed-increment rule (bias last, from zero, eta 1, the rows in order)
 // on f's truth table for at most epochs epochs.
-func LearnBoolean(f Boolean, epochs int) (BooleanResult, error) {
-	d := f.TruthTable()
-	t, err := trace.Run(d, trace.Config{Epochs: epochs})
+func learnBoolean(ctx context.Context, f booleanFunction, epochs int) (booleanResult, error) {
+	d := f.truthTable()
+	t, err := trace.Run(ctx, d, trace.Config{Epochs: epochs})
 	if err != nil {
-		return BooleanResult{}, err
+		return booleanResult{}, err
 	}
 	w := t.Final()
 	ok := true
 	for _, p := range d.Points {
 		ok = ok && (w.Dot(trace.Last.Augment(p.X)).Sign() > 0) == (p.Y == 1)
 	}
-	return BooleanResult{f, t, ok}, nil
+	return booleanResult{f, t, ok}, nil
 }
 
 // thresholdText writes the unit a weight vector makes: "fires when x1 + x2 > 1.5"-style, as
@@ -99,21 +118,18 @@ func thresholdText(w exact.Vec) string {
 	return fmt.Sprintf("fires when %s > %s", lhs, exact.Format(new(big.Rat).Neg(w[n])))
 }
 
-// BooleanReport shows which Boolean functions one threshold unit computes: the
+// booleanReport shows which Boolean functions one threshold unit computes: the
 // fixed-increment rule learns AND, OR, NOT, NAND and the m-of-n functions from their truth
 // tables, each in a few epochs, and on XOR and parity its weights come back to where they were
 // at an epoch's end: a cycle, which proves that no weights exist.
-func BooleanReport(epochs int) (*report.Report, []BooleanResult, error) {
-	if epochs == 0 {
-		epochs = 1000
-	}
+func booleanReport(ctx context.Context, epochs int) (*report.Report, []booleanResult, error) {
 	r := &report.Report{Name: "boolean", Title: "Boolean functions of one threshold unit"}
 	r.Summary = "A threshold unit fires when w.x > -w0: its true inputs and its false ones must lie on either side of a hyperplane. AND, OR, NOT and every m-of-n function (at least m of n inputs on) are such; XOR and parity are not. The fixed-increment rule learns the first from their truth tables; on the others it cycles, and an exact repeat of the weights at an epoch's end proves that it never stops."
 	r.Condition("rule", fmt.Sprintf("fixed increment, eta 1, bias last, from zero; the truth table's rows in binary counting order, inputs 0 and 1, label +1 where the function is true; at most %s", english.Count(epochs, "epoch")))
 	tab := &report.Table{Name: "boolean", Title: "What the rule learned", Columns: []string{"function", "inputs", "learned", "epochs", "updates", "weights (w1..wn, w0)", "the unit"}}
-	var results []BooleanResult
-	for _, f := range Booleans() {
-		res, err := LearnBoolean(f, epochs)
+	var results []booleanResult
+	for _, f := range booleanFunctions() {
+		res, err := learnBoolean(ctx, f, epochs)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -154,7 +170,7 @@ func epochEnd(e int) string {
 
 // booleanFigure draws a two-input function's truth table on the unit square, with the unit's
 // last boundary when it computes the function.
-func booleanFigure(res BooleanResult) *plot.Figure {
+func booleanFigure(res booleanResult) *plot.Figure {
 	f := res.Function
 	fig := &plot.Figure{Name: "boolean-" + f.Name, Title: f.Name, XLabel: "x1", YLabel: "x2", Equal: true,
 		Series: append(classSeries(res.Trace.Data), plot.Series{Name: "the inputs' square", X: []float64{0, 1, 1, 0, 0}, Y: []float64{0, 0, 1, 1, 0}, Reference: true})}
@@ -166,4 +182,22 @@ func booleanFigure(res BooleanResult) *plot.Figure {
 		fig.Caption = fmt.Sprintf("the four inputs (+1 where %s is true): no line has the +1 inputs on one side and the -1 inputs on the other", f.Name)
 	}
 	return fig
+}
+
+// booleanChecks checks that the rule learned the six separable functions (an epoch that met
+// every row) and found XOR and parity cycling.
+func booleanChecks(results []booleanResult) []report.Check {
+	learned, cycling := 0, 0
+	for _, r := range results {
+		switch {
+		case r.Computes && r.Trace.Converged:
+			learned++
+		case !r.Computes && r.Trace.Repeats >= 0:
+			cycling++
+		}
+	}
+	return []report.Check{
+		report.NewCheck("AND, OR, NOT, NAND, 2-of-3, 3-of-5: learned (of 6)", float64(learned), 6, 6, "a rule that does not correct: 0"),
+		report.NewCheck("XOR and 3-bit parity: found cycling (of 2)", float64(cycling), 2, 2, "the cycle not found, or weights claimed: fewer"),
+	}
 }

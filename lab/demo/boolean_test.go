@@ -1,12 +1,15 @@
 package demo
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestBoolean: the rule learns AND, OR, NOT, NAND and the m-of-n functions (their last weights,
 // evaluated here again, answer every row of the truth table), and on XOR and 3-bit parity its
 // weights cycle.
 func TestBoolean(t *testing.T) {
-	_, results, err := BooleanReport(0)
+	_, results, err := booleanReport(context.Background(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +45,9 @@ func TestBoolean(t *testing.T) {
 		}
 	}
 	// The m-of-n truth tables: 2-of-3 is true on 4 of its 8 rows, 3-of-5 on 16 of 32.
-	for _, f := range Booleans() {
+	for _, f := range booleanFunctions() {
 		trues := 0
-		for _, p := range f.TruthTable().Points {
+		for _, p := range f.truthTable().Points {
 			if p.Y == 1 {
 				trues++
 			}

@@ -6,15 +6,13 @@ import (
 	"testing"
 
 	"github.com/mark1-perceptron/mark1/images/builtin"
-	"github.com/mark1-perceptron/mark1/lab/internal/labtest"
-	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
 // TestLessons runs the lab's demonstrations small and checks what a student must see.
 func TestLessons(t *testing.T) {
 	ctx := context.Background()
-	nov, err := Novikoff(ctx, NovikoffConfig{Problems: 20, Points: 40, Dim: 5, Cards: true})
+	nov, err := novikoffReport(ctx, novikoffConfig{Problems: 20, Points: 40, Dim: 5, Margin: 0.05, Seed: 1, Cards: true, Machine: machine.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +24,7 @@ func TestLessons(t *testing.T) {
 			t.Fatalf("%s: a separable problem without a bound: %+v", row.Name, row)
 		}
 	}
-	ns, err := NonSeparable(ctx, NonSeparableConfig{Epochs: 30, Cards: 60})
+	ns, err := nonSeparableReport(ctx, nonSeparableConfig{Epochs: 30, Cards: 60, Seed: 1, Machine: machine.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +42,7 @@ func TestLessons(t *testing.T) {
 			t.Logf("xor: pocket %v, least squares %v", run.Pocket[len(run.Pocket)-1], run.LSQ)
 		}
 	}
-	out, err := Outliers(ctx, OutliersConfig{Draws: 5})
+	out, err := outliersReport(ctx, outliersConfig{Draws: 5, Outliers: 10, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +67,8 @@ func TestCardLessons(t *testing.T) {
 	train.Name = "builtin:ef"
 	cfg := machine.Default()
 	cfg.MarkI.AUnits = 128
-	c := CardsConfig{Train: train, Test: train, Machine: cfg, Epochs: 4, Seeds: 1}
-	fl, err := Flaws(ctx, c)
+	c := cardsConfig{Train: train, Test: train, Machine: cfg, Epochs: 4, Seeds: 1}
+	fl, err := flawsReport(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +81,7 @@ func TestCardLessons(t *testing.T) {
 			t.Fatalf("gamma alone: %q", row)
 		}
 	}
-	fg, err := Forget(ctx, ForgetConfig{CardsConfig: c, Hours: []float64{10, 1000}})
+	fg, err := forgetReport(ctx, forgetConfig{cardsConfig: c, Hours: []float64{10, 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,49 +93,15 @@ func TestCardLessons(t *testing.T) {
 	if all := rows[0]; all[2].Drift <= all[1].Drift || all[1].Drift <= 0 {
 		t.Fatalf("drift does not grow with time: %+v", all)
 	}
-	au, err := AUnits(ctx, AUnitsConfig{CardsConfig: c, Counts: []int{64}})
+	au, err := aunitsReport(ctx, aunitsConfig{cardsConfig: c, Counts: []int{64}})
 	if err != nil || len(au.Tables[0].Rows) != 2 {
 		t.Fatalf("aunits: %v", err)
 	}
-	fi, err := Fields(ctx, c)
+	fi, err := fieldsReport(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if g := fi.Figures[0].Grids; len(g) != 1 || len(g[0].Values) != 400 {
 		t.Fatalf("fields: %d maps", len(g))
-	}
-}
-
-// TestDemoQuickChecks runs every demonstration's quick run (mark1 lab DEMO --quick): each
-// carries checks, and every figure it checks stays in its band.
-func TestDemoQuickChecks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
-	ctx := context.Background()
-	cards := CardsConfig{Quick: true}
-	runs := []struct {
-		name string
-		run  func() (*report.Report, error)
-	}{
-		{"novikoff", func() (*report.Report, error) { return Novikoff(ctx, NovikoffConfig{Quick: true}) }},
-		{"nonseparable", func() (*report.Report, error) { return NonSeparable(ctx, NonSeparableConfig{Quick: true}) }},
-		{"outliers", func() (*report.Report, error) { return Outliers(ctx, OutliersConfig{Quick: true}) }},
-		{"flaws", func() (*report.Report, error) { return Flaws(ctx, cards) }},
-		{"forget", func() (*report.Report, error) { return Forget(ctx, ForgetConfig{CardsConfig: cards}) }},
-		{"aunits", func() (*report.Report, error) { return AUnits(ctx, AUnitsConfig{CardsConfig: cards}) }},
-		{"fields", func() (*report.Report, error) { return Fields(ctx, cards) }},
-	}
-	for _, d := range runs {
-		r, err := d.run()
-		if err != nil {
-			t.Fatalf("%s: %v", d.name, err)
-		}
-		if testing.Verbose() {
-			for _, c := range r.Checks {
-				t.Logf("%s: %s = %.4g [%g, %g]", d.name, c.What, c.Value, c.Min, c.Max)
-			}
-		}
-		labtest.HoldChecks(t, d.name+" --quick", r)
 	}
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -10,12 +11,106 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
+	"github.com/mark1-perceptron/mark1/machine"
 )
 
-// CompareReport makes the report of lab.Compare's runs on p: a table of each method's
+func compareDemo() lab.Demo {
+	params := append(cardParams("", "", 50),
+		lab.Param{Name: "methods", Kind: lab.String, Help: "methods, comma-separated: " + strings.Join(lab.MethodNames()[:9], ", ") + ", mark1+FLAW; a learner may end in /ovr, /ovo or /kdisc (default: every learner, and mark1 and mark1-analog for cards)"},
+		lab.Param{Name: "keep-going", Kind: lab.Bool, Help: "train every epoch even after one without a correction"},
+		lab.Param{Name: "in-order", Kind: lab.Bool, Help: "present the samples in the data's order every epoch (then mark1 and perceptron make the same corrections)"},
+		lab.Param{Name: "margin", Kind: lab.Float, Default: "1", Help: "the variable-increment rule's margin b"},
+		lab.Param{Name: "eta", Kind: lab.Float, Default: "1", Help: "the perceptron rules' first increment eta(1)"},
+		lab.Param{Name: "schedule", Kind: lab.String, Default: "1/k", Help: "the variable-increment rule's eta(k): const, 1/k or 1/sqrt(k)"})
+	params[0].Problems, params[1].Problems = true, true
+	return lab.Demo{Name: "compare", Help: "learners and the Mark I on the same features: errors, corrections, time, curves",
+		Args: "--data SPEC [--test SPEC] [--methods LIST]", Usage: "--data SPEC [--test SPEC] [--methods LIST] [--epochs N] [machine flags]",
+		Params: params, Uses: lab.UsesMachine | lab.UsesCards | lab.UsesWorkers, Run: runCompare}
+}
+
+// runCompare runs the methods on the cards' features or on a problem of features.
+func runCompare(ctx context.Context, c lab.Config) (*report.Report, error) {
+	sched, err := learn.ParseSchedule(c.String("schedule"))
+	if err != nil {
+		return nil, lab.ParamErrorf("--schedule: %s", strings.TrimPrefix(err.Error(), "learn: "))
+	}
+	margin, eta := c.Float("margin"), c.Float("eta")
+	if !(margin >= 0) || !(eta > 0) || margin > 1e12 || eta > 1e12 {
+		return nil, lab.ParamErrorf("--margin %v, --eta %v: want margin >= 0 and eta > 0", margin, eta)
+	}
+	var p *lab.Dataset
+	if train := c.Problem("data"); train != nil {
+		test := c.String("test")
+		if test != "" && c.Problem("test") == nil {
+			return nil, lab.ParamErrorf("--test: a problem of features is tested on a problem (problem:NAME,seed=...)")
+		}
+		p = &lab.Dataset{Name: c.String("data"), Train: train, Test: c.Problem("test")}
+		if p.Test != nil && (p.Test.Dim() != train.Dim() || p.Test.K() != train.K()) {
+			return nil, lab.ParamErrorf("--test %s: %d features and %d classes, the training problem has %d and %d", test, p.Test.Dim(), p.Test.K(), train.Dim(), train.K())
+		}
+	} else {
+		if c.Problem("test") != nil {
+			return nil, lab.ParamErrorf("--test %s: cards are tested on cards, not on a problem of features", c.String("test"))
+		}
+		train, test := c.Cards("data"), c.Cards("test")
+		if err := testClasses(c, train, test); err != nil {
+			return nil, err
+		}
+		// The learners work on the A-unit states of every card, one float64 each.
+		board, err := machine.BuildBoard(c.Machine)
+		if err != nil {
+			return nil, err
+		}
+		cards := len(train.Cards)
+		if test != nil {
+			cards += len(test.Cards)
+		}
+		if c.Reserve != nil {
+			if err := c.Reserve("the A-unit features", int64(cards)*int64(board.Len())*8); err != nil {
+				return nil, err
+			}
+		}
+		if p, err = lab.NewCardDataset(c.Machine, train, test); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	list := c.String("methods")
+	if list == "" {
+		list = "perceptron,batch,variable,pocket,lsq,fisher"
+		if p.Config != nil {
+			list += ",mark1,mark1-analog"
+		}
+	}
+	ms, err := lab.ParseMethods(list)
+	if err != nil {
+		return nil, lab.ParamErrorf("--methods: %s", strings.TrimPrefix(err.Error(), "lab: "))
+	}
+	for _, m := range ms {
+		if m.Rule == "mark1" && p.Config == nil {
+			return nil, lab.ParamErrorf("--methods %s: the Mark I learns cards, not a problem of features", m.Name)
+		}
+	}
+	// The learners shuffle with the machine's seed, or 1 for a problem of features.
+	seed := uint64(1)
+	if p.Config != nil {
+		seed = p.Config.Seed
+	}
+	o := lab.Options{Epochs: c.Int("epochs"), KeepGoing: c.Bool("keep-going"), Seed: seed, InOrder: c.Bool("in-order"), Eta: eta, Margin: margin, Schedule: sched,
+		Workers: c.Workers, Progress: c.Progress}
+	runs, err := lab.Compare(ctx, p, ms, o)
+	if err != nil {
+		return nil, err
+	}
+	return compareReport(p, runs, o), nil
+}
+
+// compareReport makes the report of lab.Compare's runs on p: a table of each method's
 // errors, corrections and time, the learning curves, and, for a problem of two features, each
 // learner's decision boundary (two classes) or regions (more).
-func CompareReport(p *lab.Dataset, runs []lab.Run, o lab.Options) *report.Report {
+func compareReport(p *lab.Dataset, runs []lab.Run, o lab.Options) *report.Report {
 	r := &report.Report{Name: "compare", Title: "Methods compared on " + p.Name}
 	r.Summary = "Each method learns the same training samples; the learners work on the features (the ideal machine's A-unit states for cards), the mark1 methods train the Mark I itself on the cards. Errors are fractions of the samples misclassified; a correction is one update of one discriminant (one R-unit)."
 	r.Condition("training", fmt.Sprintf("%s: %s, %s, %s", p.Name, english.Count(p.Train.Len(), "sample"), english.Count(p.Train.Dim(), "feature"), english.Count(p.Train.K(), "class")))

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	_ "embed"
 	"encoding/csv"
 	"fmt"
@@ -12,18 +13,37 @@ import (
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// Digit is one digit image reduced to two integer sums: its ink (the sum of its pixels, 0 to
+func digitsDemo() lab.Demo {
+	return lab.Demo{Name: "digits", Help: "the pocket against the perceptron: MNIST 1s against 5s on two features",
+		Args: "[--updates N]", Usage: "[--updates N] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "updates", Kind: lab.Int, Default: "1000", Min: 1, Max: 100000, Help: "updates of the perceptron (and the pocket beside it)", QuickSets: true},
+			seedParam("the seed of the digits drawn for the updates", true),
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			r, curve, err := digitsReport(ctx, pocketConfig{Updates: c.Int("updates"), Seed: c.Uint("seed")})
+			if err == nil && c.Quick {
+				r.Checks = pocketChecks(curve)
+				r.Notes = append(r.Notes, courseQuickNote)
+			}
+			return r, err
+		}}
+}
+
+// digit is one digit image reduced to two integer sums: its ink (the sum of its pixels, 0 to
 // 255 each) and its asymmetry (the sum over its pixels of |p(r, c) - p(H-1-r, W-1-c)|, the
 // image against itself turned half a turn). Its features are the intensity Ink/Scale and the
 // symmetry -Asym/Scale, with Scale = 255 times the pixels. Abu-Mostafa, Magdon-Ismail and Lin
 // (Learning from Data, example 3.1) set 1s against 5s on intensity and symmetry; their
 // symmetry compares a digit with its mirror image, but MNIST's 1s are mostly slanted, and a
 // slanted stroke is symmetric under a half turn, not under a mirror.
-type Digit struct {
+type digit struct {
 	Source    string
 	Label     string // the class, "1" or "5"
 	Ink, Asym int64
@@ -32,8 +52,8 @@ type Digit struct {
 
 // digitFeatures reduces the cards of set whose class is a or b to Digits (the half turn is
 // about the centre of each card's bounds).
-func digitFeatures(set *images.Set, a, b string) ([]Digit, error) {
-	var out []Digit
+func digitFeatures(set *images.Set, a, b string) ([]digit, error) {
+	var out []digit
 	for _, c := range set.Cards {
 		label := set.Classes[c.Class]
 		if label != a && label != b {
@@ -47,7 +67,7 @@ func digitFeatures(set *images.Set, a, b string) ([]Digit, error) {
 				px[y*w+x] = int64(grey(c.Image, bd.Min.X+x, bd.Min.Y+y))
 			}
 		}
-		d := Digit{Source: c.Source, Label: label, Scale: 255 * int64(w*h)}
+		d := digit{Source: c.Source, Label: label, Scale: 255 * int64(w*h)}
 		for y := range h {
 			for x := range w {
 				v := px[y*w+x]
@@ -74,16 +94,17 @@ func grey(img image.Image, x, y int) uint8 {
 	return color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y
 }
 
-// digitTable is the 1s and 5s of testdata/mnist (train8000 and test2000: the first 10,000
-// digits of MNIST's training set, shuffled once and split) as Digits: set, place in the file, label, ink, asymmetry.
+// digitsCSV is the 1s and 5s of testdata/mnist (train8000 and test2000: the first 10,000
+// digits of MNIST's training set, shuffled once and split) as digits: set, place in the
+// file, label, ink, asymmetry.
 // TestDigitTable computes it again from the IDX files.
 //
 //go:embed digits15.csv
-var digitTable string
+var digitsCSV string
 
-// DigitTable returns the embedded 1s and 5s: 28x28 MNIST digits, training and test.
-func DigitTable() (train, test []Digit, err error) {
-	rows, err := csv.NewReader(strings.NewReader(digitTable)).ReadAll()
+// digitTable returns the embedded 1s and 5s: 28x28 MNIST digits, training and test.
+func digitTable() (train, test []digit, err error) {
+	rows, err := csv.NewReader(strings.NewReader(digitsCSV)).ReadAll()
 	if err != nil {
 		return nil, nil, fmt.Errorf("digits15.csv: %w", err)
 	}
@@ -96,7 +117,7 @@ func DigitTable() (train, test []Digit, err error) {
 		if err1 != nil || err2 != nil {
 			return nil, nil, fmt.Errorf("digits15.csv:%d: not numbers", i+2)
 		}
-		d := Digit{Source: r[0] + "#" + r[1], Label: r[2], Ink: ink, Asym: asym, Scale: 255 * 28 * 28}
+		d := digit{Source: r[0] + "#" + r[1], Label: r[2], Ink: ink, Asym: asym, Scale: 255 * 28 * 28}
 		if r[0] == "train" {
 			train = append(train, d)
 		} else {
@@ -114,7 +135,7 @@ type digitSet struct {
 	y []int
 }
 
-func newDigitSet(ds []Digit, plus string) digitSet {
+func newDigitSet(ds []digit, plus string) digitSet {
 	var s digitSet
 	for _, d := range ds {
 		s.x = append(s.x, [3]int64{d.Ink, -d.Asym, d.Scale})
@@ -140,26 +161,29 @@ func (s digitSet) errors(w [3]int64) int {
 	return n
 }
 
-// PocketCurve is, after each update of the perceptron, the errors of its weights and of the
+// pocketCurve is, after each update of the perceptron, the errors of its weights and of the
 // pocket's, on the training digits and on the test digits.
-type PocketCurve struct {
+type pocketCurve struct {
 	PLAIn, PLATest, PocketIn, PocketTest []int
 	Train, Test                          int // digits
 	PLA, Pocket                          [3]int64
 }
 
-// RunPocket runs the perceptron from zero weights for updates updates, each on a digit drawn
+// runPocket runs the perceptron from zero weights for updates updates, each on a digit drawn
 // at random (seeded) among those it misclassifies (Learning from Data's PLA), and the pocket
 // beside it: after each update the current weights go into the pocket when they misclassify
 // fewer training digits than the pocket's. Both are scored after every update.
-func RunPocket(train, test []Digit, plus string, updates int, seed uint64) PocketCurve {
+func runPocket(ctx context.Context, train, test []digit, plus string, updates int, seed uint64) (pocketCurve, error) {
 	tr, te := newDigitSet(train, plus), newDigitSet(test, plus)
 	rng := rand.New(rand.NewPCG(seed, 0x706f636b)) // "pock"
 	var w, pocket [3]int64
 	pocketErr := tr.errors(pocket)
-	c := PocketCurve{Train: len(train), Test: len(test)}
+	c := pocketCurve{Train: len(train), Test: len(test)}
 	var wrong []int
 	for range updates {
+		if err := ctx.Err(); err != nil {
+			return c, err
+		}
 		wrong = wrong[:0]
 		for i, x := range tr.x {
 			if v := dot3(w, x); v == 0 || (v > 0) != (tr.y[i] > 0) {
@@ -181,43 +205,40 @@ func RunPocket(train, test []Digit, plus string, updates int, seed uint64) Pocke
 		c.PocketIn, c.PocketTest = append(c.PocketIn, pocketErr), append(c.PocketTest, te.errors(pocket))
 	}
 	c.PLA, c.Pocket = w, pocket
-	return c
+	return c, nil
 }
 
-// PocketConfig sets up the pocket on digits.
-type PocketConfig struct {
-	Train, Test []Digit // nil: the embedded 1s and 5s of testdata/mnist
+// pocketConfig sets up the pocket on digits.
+type pocketConfig struct {
+	Train, Test []digit // nil: the embedded 1s and 5s of testdata/mnist
 	Plus        string  // the class labelled +1 (default "1")
-	Updates     int     // default 1000
-	Seed        uint64  // default 1
+	Updates     int     // updates of the perceptron
+	Seed        uint64  // of the digits drawn for the updates
 	Source      string  // where the digits come from, for the report
 }
 
 func pct(n, of int) float64 { return 100 * float64(n) / float64(of) }
 
-// PocketDigits sets the pocket algorithm against the perceptron on real digits, 1 against 5
+// digitsReport sets the pocket algorithm against the perceptron on real digits, 1 against 5
 // on two features (intensity and symmetry): the perceptron's training error jumps about with
 // every update (the digits are not linearly separable in these features), the pocket's never
 // rises, and its test error mostly follows.
-func PocketDigits(c PocketConfig) (*report.Report, PocketCurve, error) {
+func digitsReport(ctx context.Context, c pocketConfig) (*report.Report, pocketCurve, error) {
 	if c.Train == nil {
 		var err error
-		if c.Train, c.Test, err = DigitTable(); err != nil {
-			return nil, PocketCurve{}, err
+		if c.Train, c.Test, err = digitTable(); err != nil {
+			return nil, pocketCurve{}, err
 		}
 		c.Source = "the 1s and 5s of testdata/mnist: train8000 for training, test2000 for testing (MNIST's first 10,000 training digits in a seeded random order, split 8,000 and 2,000)"
 	}
 	if c.Plus == "" {
 		c.Plus = "1"
 	}
-	if c.Updates == 0 {
-		c.Updates = 1000
+	curve, err := runPocket(ctx, c.Train, c.Test, c.Plus, c.Updates, c.Seed)
+	if err != nil {
+		return nil, pocketCurve{}, err
 	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	curve := RunPocket(c.Train, c.Test, c.Plus, c.Updates, c.Seed)
-	count := func(ds []Digit) string {
+	count := func(ds []digit) string {
 		n := 0
 		for _, d := range ds {
 			if d.Label == c.Plus {
@@ -286,7 +307,7 @@ func PocketDigits(c PocketConfig) (*report.Report, PocketCurve, error) {
 func vec3(w [3]int64) string { return fmt.Sprintf("(%d, %d, %d)", w[0], w[1], w[2]) }
 
 // digitScatter draws the training digits on the two features with the last boundaries.
-func digitScatter(c PocketConfig, curve PocketCurve) *plot.Figure {
+func digitScatter(c pocketConfig, curve pocketCurve) *plot.Figure {
 	plus := plot.Series{Name: "digit " + c.Plus, Points: true, Style: 2}
 	other := plot.Series{Name: "the other digit", Points: true, Style: 1}
 	for _, d := range c.Train {
@@ -303,4 +324,28 @@ func digitScatter(c PocketConfig, curve PocketCurve) *plot.Figure {
 		Caption:    "each training digit by its intensity and its symmetry, with the pocket's boundary and the perceptron's last",
 		Series:     []plot.Series{other, plus},
 		Boundaries: []plot.Boundary{{Name: "pocket", W: b(curve.Pocket), Style: 3, Solid: true}, {Name: "perceptron, last", W: b(curve.PLA), Style: 4}}}
+}
+
+// pocketChecks checks the pocket against the perceptron on the digits: the pocket's training
+// error never rises, is never above the perceptron's, and is below it after most updates.
+func pocketChecks(c pocketCurve) []report.Check {
+	n := len(c.PocketIn)
+	rises, above, below := 0, 0, 0
+	for i := range n {
+		if i > 0 && c.PocketIn[i] > c.PocketIn[i-1] {
+			rises++
+		}
+		if c.PocketIn[i] > c.PLAIn[i] {
+			above++
+		}
+		if c.PocketIn[i] < c.PLAIn[i] {
+			below++
+		}
+	}
+	return []report.Check{
+		report.NewCheck("updates after which the pocket's training error rose", float64(rises), 0, 0, "the pocket's last weights for its best: many"),
+		report.NewCheck("updates after which the pocket misclassified more training digits than the perceptron", float64(above), 0, 0, "a pocket that keeps other weights than the best: many"),
+		report.NewCheck("updates after which the pocket misclassified fewer training digits than the perceptron (fraction)", float64(below)/float64(n), 0.6, 1, "a pocket no better than the perceptron: 0"),
+		report.NewCheck("the pocket's final training error (%)", pct(c.PocketIn[n-1], c.Train), 5, 15, "a perceptron that never learns: about 44 to 56"),
+	}
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"image"
@@ -44,11 +45,11 @@ func TestDigitTable(t *testing.T) {
 		}
 		return
 	}
-	if b.String() != digitTable {
+	if b.String() != digitsCSV {
 		t.Fatal("digits15.csv is not what testdata/mnist gives (go test -run TestDigitTable -update-digits rewrites it)")
 	}
-	train, test, err := DigitTable()
-	if err != nil || len(train)+len(test) != strings.Count(digitTable, "\n")-1 {
+	train, test, err := digitTable()
+	if err != nil || len(train)+len(test) != strings.Count(digitsCSV, "\n")-1 {
 		t.Fatalf("%d and %d digits, %v", len(train), len(test), err)
 	}
 }
@@ -70,7 +71,7 @@ func TestDigitFeatures(t *testing.T) {
 // weights after most updates, training and test (not at every update: at the end the
 // perceptron's test error happens to be lower), and ends with fewer training errors.
 func TestPocketDigits(t *testing.T) {
-	_, c, err := PocketDigits(PocketConfig{})
+	_, c, err := digitsReport(context.Background(), pocketConfig{Updates: 1000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

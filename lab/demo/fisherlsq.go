@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -8,25 +9,49 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
 
-// FisherLSQ is Fisher's discriminant and least squares on two classes, exactly.
-type FisherLSQ struct {
+func fisherLSQDemo() lab.Demo {
+	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly",
+		Args: "[--data FILE | --point X,...,Y ...]", Usage: "[--data FILE | --point X1,...,LABEL ...] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "data", Kind: lab.String, Help: "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of 12 and 20 integer points)", QuickSets: true},
+			{Name: "point", Kind: lab.Points, Help: "a sample X1,...,LABEL; repeat for more (instead of --data)", QuickSets: true},
+			seedParam("the seed of the default samples", true),
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			d, err := samples(c)
+			if err != nil {
+				return nil, err
+			}
+			r, f, err := fisherLSQReport(ctx, d, c.Uint("seed"))
+			if err == nil && c.Quick {
+				r.Checks = fisherLSQChecks(f)
+				r.Notes = append(r.Notes, courseQuickNote)
+			}
+			return r, err
+		}}
+}
+
+// fisherLSQ is Fisher's discriminant and least squares on two classes, exactly.
+type fisherLSQ struct {
 	N1, N2  int       // samples of class +1 and of class -1
 	M1, M2  exact.Vec // the class means
 	M       exact.Vec // the mean of all samples
 	SW      []exact.Vec
 	Fisher  exact.Vec // S_W⁻¹ (m1 - m2)
-	Special LSQFit    // targets N/N1 and -N/N2
-	Plain   LSQFit    // targets +1 and -1
+	Special lsqFit    // targets N/N1 and -N/N2
+	Plain   lsqFit    // targets +1 and -1
 }
 
-// LSQFit is a least-squares discriminant w.x + w0 with its relation to Fisher's direction.
-type LSQFit struct {
+// lsqFit is a least-squares discriminant w.x + w0 with its relation to Fisher's direction.
+type lsqFit struct {
 	T1, T2 *big.Rat  // the targets of class +1 and of class -1
 	W      exact.Vec // the feature weights
 	W0     *big.Rat  // the bias
@@ -46,7 +71,7 @@ func mean(xs []exact.Vec) exact.Vec {
 }
 
 // lsq solves the normal equations AᵀA (w, w0) = Aᵀt exactly, A the samples with a 1 last.
-func lsq(xs []exact.Vec, t []*big.Rat) (exact.Vec, error) {
+func lsq(ctx context.Context, xs []exact.Vec, t []*big.Rat) (exact.Vec, error) {
 	d := len(xs[0]) + 1
 	a := make([]exact.Vec, d)
 	for i := range a {
@@ -55,6 +80,9 @@ func lsq(xs []exact.Vec, t []*big.Rat) (exact.Vec, error) {
 	b := exact.Zeros(d)
 	tmp := new(big.Rat)
 	for i, x := range xs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		row := trace.Last.Augment(x)
 		for p := range d {
 			for q := range d {
@@ -85,9 +113,9 @@ func proportion(w, f exact.Vec) *big.Rat {
 	return r
 }
 
-// NewFisherLSQ computes Fisher's direction and the two least-squares discriminants of d
+// newFisherLSQ computes Fisher's direction and the two least-squares discriminants of d
 // (labels +1 and -1) in exact arithmetic.
-func NewFisherLSQ(d *trace.Data) (*FisherLSQ, error) {
+func newFisherLSQ(ctx context.Context, d *trace.Data) (*fisherLSQ, error) {
 	var c1, c2, all []exact.Vec
 	for _, p := range d.Points {
 		all = append(all, p.X)
@@ -100,7 +128,7 @@ func NewFisherLSQ(d *trace.Data) (*FisherLSQ, error) {
 	if len(c1) == 0 || len(c2) == 0 {
 		return nil, errors.New("the samples need both labels, +1 and -1, for Fisher's discriminant")
 	}
-	f := &FisherLSQ{N1: len(c1), N2: len(c2), M1: mean(c1), M2: mean(c2), M: mean(all)}
+	f := &fisherLSQ{N1: len(c1), N2: len(c2), M1: mean(c1), M2: mean(c2), M: mean(all)}
 	dim := d.Dim()
 	f.SW = make([]exact.Vec, dim)
 	for i := range f.SW {
@@ -108,6 +136,9 @@ func NewFisherLSQ(d *trace.Data) (*FisherLSQ, error) {
 	}
 	tmp := new(big.Rat)
 	for _, p := range d.Points {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		m := f.M2
 		if p.Y == 1 {
 			m = f.M1
@@ -127,7 +158,7 @@ func NewFisherLSQ(d *trace.Data) (*FisherLSQ, error) {
 		return nil, fmt.Errorf("S_W is singular (the classes do not vary in every direction): %w", err)
 	}
 	n := int64(len(all))
-	for _, fit := range []*LSQFit{&f.Special, &f.Plain} {
+	for _, fit := range []*lsqFit{&f.Special, &f.Plain} {
 		if fit == &f.Special {
 			fit.T1, fit.T2 = big.NewRat(n, int64(f.N1)), big.NewRat(-n, int64(f.N2))
 		} else {
@@ -141,7 +172,10 @@ func NewFisherLSQ(d *trace.Data) (*FisherLSQ, error) {
 				t = append(t, fit.T2)
 			}
 		}
-		w, err := lsq(all, t)
+		w, err := lsq(ctx, all, t)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("least squares: the samples and a constant are not independent: %w", err)
 		}
@@ -196,19 +230,16 @@ func rows(m []exact.Vec) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// FisherLSQReport shows, in exact arithmetic on integer samples, that least squares with
+// fisherLSQReport shows, in exact arithmetic on integer samples, that least squares with
 // targets N/N1 for one class and -N/N2 for the other gives Fisher's direction S_W⁻¹(m1 - m2)
 // and the bias -w.m that puts the threshold at the mean of all samples (Duda, Hart and Stork,
 // 5.8.2; Bishop, 4.1.5); with targets +1 and -1 the direction is still Fisher's, the bias not.
 // d nil: two classes of 12 and 20 integer points drawn from seed.
-func FisherLSQReport(d *trace.Data, seed uint64) (*report.Report, *FisherLSQ, error) {
+func fisherLSQReport(ctx context.Context, d *trace.Data, seed uint64) (*report.Report, *fisherLSQ, error) {
 	if d == nil {
-		if seed == 0 {
-			seed = 1
-		}
 		d = twoClasses(12, 20, seed)
 	}
-	f, err := NewFisherLSQ(d)
+	f, err := newFisherLSQ(ctx, d)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,7 +265,7 @@ func FisherLSQReport(d *trace.Data, seed uint64) (*report.Report, *FisherLSQ, er
 	tab.AddRow("m", f.M.String(), approx(f.M))
 	tab.AddRow("S_W", rows(f.SW), "")
 	tab.AddRow("Fisher", f.Fisher.String(), approx(f.Fisher))
-	for _, fit := range []LSQFit{f.Special, f.Plain} {
+	for _, fit := range []lsqFit{f.Special, f.Plain} {
 		what := fmt.Sprintf("LSQ %s, %s", exact.Format(fit.T1), exact.Format(fit.T2))
 		tab.AddRow(what+": w", fit.W.String(), approx(fit.W))
 		tab.AddRow(what+": w/Fisher", ratOrNot(fit.Ratio), one(fit.Ratio))
@@ -260,18 +291,31 @@ func FisherLSQReport(d *trace.Data, seed uint64) (*report.Report, *FisherLSQ, er
 		fig.Series = append(fig.Series,
 			plot.Series{Name: "m, the mean", X: []float64{m[0]}, Y: []float64{m[1]}, Points: true, Style: 7},
 			plot.Series{Name: "Fisher's direction", X: []float64{m[0], m[0] + float64(scale*fw[0])}, Y: []float64{m[1], m[1] + float64(scale*fw[1])}, Arrow: true, Style: 4})
-		for i, fit := range []LSQFit{f.Special, f.Plain} {
+		for i, fit := range []lsqFit{f.Special, f.Plain} {
 			w := fit.W.Floats()
 			fig.Boundaries = append(fig.Boundaries, plot.Boundary{Name: fmt.Sprintf("least squares, targets %s, %s", exact.Format(fit.T1), exact.Format(fit.T2)),
 				W: [3]float64{w[0], w[1], exact.Float(fit.W0)}, Style: 3 + 2*i, Solid: i == 0})
 		}
 		r.Figures = append(r.Figures, fig)
 	}
-	fit := func(l LSQFit) map[string]any {
+	fit := func(l lsqFit) map[string]any {
 		return map[string]any{"targets": []string{exact.Format(l.T1), exact.Format(l.T2)}, "w": l.W.Strings(), "w0": exact.Format(l.W0),
 			"ratio_to_fisher": ratOrNot(l.Ratio), "minus_w_dot_m": exact.Format(l.AtMean)}
 	}
 	r.Data = map[string]any{"n1": f.N1, "n2": f.N2, "m1": f.M1.Strings(), "m2": f.M2.Strings(), "m": f.M.Strings(),
 		"fisher": f.Fisher.Strings(), "special": fit(f.Special), "plain": fit(f.Plain)}
 	return r, f, nil
+}
+
+// fisherLSQChecks checks that least squares with the targets N/N1 and -N/N2 gives Fisher's
+// direction and the bias -w.m, and with +1 and -1 Fisher's direction and another bias.
+func fisherLSQChecks(f *fisherLSQ) []report.Check {
+	off := func(l lsqFit) float64 { return exact.Float(new(big.Rat).Sub(l.W0, l.AtMean)) }
+	d := off(f.Plain)
+	return []report.Check{
+		report.NewCheck("targets N/N1, -N/N2: every weight the same multiple of Fisher's (1: yes)", holds(f.Special.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
+		report.NewCheck("targets N/N1, -N/N2: w0 minus -w.m", off(f.Special), 0, 0, "the threshold not at the mean of all samples: not 0"),
+		report.NewCheck("targets +1, -1: every weight the same multiple of Fisher's (1: yes)", holds(f.Plain.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
+		report.NewCheck("targets +1, -1: |w0 minus -w.m| (classes of 12 and 20)", max(d, -d), 0.01, 10, "the targets mixed up, the bias at the mean: 0"),
+	}
 }

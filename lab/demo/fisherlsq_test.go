@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 // not; and Fisher's direction agrees with learn.Fisher's (floating point, through gonum).
 func TestFisherLSQ(t *testing.T) {
 	d := twoClasses(12, 20, 1)
-	f, err := NewFisherLSQ(d)
+	f, err := newFisherLSQ(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,42 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
 
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
+
+func geometryDemo() lab.Demo {
+	return lab.Demo{Name: "geometry", Help: "w normal to the boundary, distances g(x)/|w|, projections",
+		Args: "--data FILE | --point X1,X2,Y ... [--w W]", Usage: "--data FILE | --point X1,X2,LABEL ... [--w W] [trace flags]",
+		Params: append(traceParams(), lab.Param{Name: "w", Kind: lab.String, Help: "the weights to draw, comma-separated, bias where --bias says (default: the trace's last weights)"}),
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			d, tc, err := traceSettings(c)
+			if err != nil {
+				return nil, err
+			}
+			var w exact.Vec
+			if text := c.String("w"); text != "" {
+				if w, err = exact.ParseVec(text); err != nil {
+					return nil, lab.ParamErrorf("--w %s: %v", text, err)
+				}
+			}
+			r, err := geometryReport(ctx, d, tc, w)
+			if err != nil && ctx.Err() == nil {
+				return nil, &lab.ParamError{Msg: err.Error()}
+			}
+			return r, err
+		}}
+}
 
 func sqrtF(v float64) float64 { return math.Sqrt(v) }
 
@@ -23,10 +48,10 @@ func split(w exact.Vec, b trace.Bias) (exact.Vec, *big.Rat) {
 	return w[:len(w)-1], w[len(w)-1]
 }
 
-// PointGeometry is what the geometry of w.x says of one sample, exactly: the feature part of
+// pointGeometry is what the geometry of w.x says of one sample, exactly: the feature part of
 // the score, w.x, and g(x) = w.x + w0; the projection w.x/|w| and the signed distance
 // g(x)/|w| are these over |w| = sqrt(NormSq).
-type PointGeometry struct {
+type pointGeometry struct {
 	Sample string
 	X      exact.Vec
 	Y      int
@@ -34,16 +59,16 @@ type PointGeometry struct {
 	G      *big.Rat // g(x) = w.x + w0
 }
 
-// Geometry is the geometry of one weight vector on a two-feature problem.
-type Geometry struct {
+// planeGeometry is the geometry of one weight vector on a two-feature problem.
+type planeGeometry struct {
 	W      exact.Vec // the feature weights (w1, w2)
 	W0     *big.Rat  // the bias
 	NormSq *big.Rat  // |w|^2 = w1^2 + w2^2
-	Points []PointGeometry
+	Points []pointGeometry
 }
 
-// NewGeometry computes the geometry of the augmented weights w (bias where b says) on d.
-func NewGeometry(d *trace.Data, w exact.Vec, b trace.Bias) (*Geometry, error) {
+// newPlaneGeometry computes the geometry of the augmented weights w (bias where b says) on d.
+func newPlaneGeometry(d *trace.Data, w exact.Vec, b trace.Bias) (*planeGeometry, error) {
 	if b == trace.None {
 		return nil, errors.New("the geometry needs a bias, first or last (the boundary's distance from the origin is -w0/|w|)")
 	}
@@ -51,13 +76,13 @@ func NewGeometry(d *trace.Data, w exact.Vec, b trace.Bias) (*Geometry, error) {
 		return nil, fmt.Errorf("weights %s: %d numbers, want %d", w, len(w), d.Dim()+1)
 	}
 	wv, w0 := split(w, b)
-	g := &Geometry{W: wv, W0: w0, NormSq: wv.Dot(wv)}
+	g := &planeGeometry{W: wv, W0: w0, NormSq: wv.Dot(wv)}
 	if g.NormSq.Sign() == 0 {
 		return nil, fmt.Errorf("weights %s: w = 0 apart from the bias has no boundary (every x scores w0)", w)
 	}
 	for _, p := range d.Points {
 		wx := wv.Dot(p.X)
-		g.Points = append(g.Points, PointGeometry{p.Where, p.X, p.Y, wx, new(big.Rat).Add(wx, w0)})
+		g.Points = append(g.Points, pointGeometry{p.Where, p.X, p.Y, wx, new(big.Rat).Add(wx, w0)})
 	}
 	return g, nil
 }
@@ -97,18 +122,18 @@ func equation(w exact.Vec, w0 *big.Rat) string {
 	return b.String()
 }
 
-// Norm returns |w| (floating point: a square root).
-func (g *Geometry) Norm() float64 { return math.Sqrt(exact.Float(g.NormSq)) }
+// norm returns |w| (floating point: a square root).
+func (g *planeGeometry) norm() float64 { return math.Sqrt(exact.Float(g.NormSq)) }
 
-// Origin returns the boundary's signed distance from the origin, -w0/|w| (positive when the
+// origin returns the boundary's signed distance from the origin, -w0/|w| (positive when the
 // boundary lies on w's side of the origin).
-func (g *Geometry) Origin() float64 { return -exact.Float(g.W0) / g.Norm() }
+func (g *planeGeometry) origin() float64 { return -exact.Float(g.W0) / g.norm() }
 
-// GeometryReport shows the geometry of w.x on a two-feature problem: w normal to the
+// geometryReport shows the geometry of w.x on a two-feature problem: w normal to the
 // boundary, the boundary's distance -w0/|w| from the origin, each sample's signed distance
 // g(x)/|w| and its projection w.x/|w| onto w's direction, and, when the weights come from a
 // trace, the boundary after each update. w nil: the trace's final weights.
-func GeometryReport(d *trace.Data, c trace.Config, w exact.Vec) (*report.Report, error) {
+func geometryReport(ctx context.Context, d *trace.Data, c trace.Config, w exact.Vec) (*report.Report, error) {
 	if d.Dim() != 2 {
 		return nil, fmt.Errorf("the geometry is drawn in the plane: want 2 features, the data have %d", d.Dim())
 	}
@@ -119,7 +144,7 @@ func GeometryReport(d *trace.Data, c trace.Config, w exact.Vec) (*report.Report,
 	from := "given"
 	if w == nil {
 		var err error
-		if t, err = trace.Run(d, c); err != nil {
+		if t, err = trace.Run(ctx, d, c); err != nil {
 			return nil, err
 		}
 		w, from = t.Final(), "the trace's last (mark1 lab trace with the same flags prints it): "+ruleText(c)
@@ -127,7 +152,7 @@ func GeometryReport(d *trace.Data, c trace.Config, w exact.Vec) (*report.Report,
 			from += "; " + traceOutcome(t)
 		}
 	}
-	g, err := NewGeometry(d, w, c.Bias)
+	g, err := newPlaneGeometry(d, w, c.Bias)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +162,7 @@ func GeometryReport(d *trace.Data, c trace.Config, w exact.Vec) (*report.Report,
 	r.Condition("weights", fmt.Sprintf("%s, %s", w, from))
 	r.Condition("bias", biasText(c.Bias))
 	r.Condition("w, w0", fmt.Sprintf("w = %s, w0 = %s", g.W, exact.Format(g.W0)))
-	r.Condition("|w|", fmt.Sprintf("sqrt(%s) ≈ %.4g", exact.Format(g.NormSq), g.Norm()))
+	r.Condition("|w|", fmt.Sprintf("sqrt(%s) ≈ %.4g", exact.Format(g.NormSq), g.norm()))
 	r.Condition("boundary", fmt.Sprintf("%s = 0, at -w0/|w| = %s from the origin", equation(g.W, g.W0), ratSqrt(new(big.Rat).Neg(g.W0), g.NormSq)))
 	tab := &report.Table{Name: "distances", Title: "Each sample's projection and distance", Columns: []string{"sample", "x", "y", "w.x", "g(x) = w.x + w0", "projection w.x/|w|", "distance g(x)/|w|", "right side"}}
 	for _, p := range g.Points {
@@ -155,19 +180,19 @@ func GeometryReport(d *trace.Data, c trace.Config, w exact.Vec) (*report.Report,
 	pts := make([]map[string]any, len(g.Points))
 	for i, p := range g.Points {
 		pts[i] = map[string]any{"sample": p.Sample, "x": p.X.Strings(), "y": p.Y, "w_x": exact.Format(p.WX), "g": exact.Format(p.G),
-			"projection": exact.Float(p.WX) / g.Norm(), "distance": exact.Float(p.G) / g.Norm()}
+			"projection": exact.Float(p.WX) / g.norm(), "distance": exact.Float(p.G) / g.norm()}
 	}
 	r.Data = map[string]any{"w": g.W.Strings(), "w0": exact.Format(g.W0), "norm_squared": exact.Format(g.NormSq),
-		"origin_distance": g.Origin(), "points": pts}
+		"origin_distance": g.origin(), "points": pts}
 	return r, nil
 }
 
 // geometryFigure draws the samples, the boundary, w as an arrow from the boundary's point
 // nearest the origin, w's direction through the origin with each sample's projection on it,
 // and each sample's distance to the boundary.
-func geometryFigure(d *trace.Data, g *Geometry) *plot.Figure {
+func geometryFigure(d *trace.Data, g *planeGeometry) *plot.Figure {
 	w1, w2, w0 := exact.Float(g.W[0]), exact.Float(g.W[1]), exact.Float(g.W0)
-	n := g.Norm()
+	n := g.norm()
 	u1, u2 := w1/n, w2/n // w's direction
 	f := &plot.Figure{Name: "geometry", Title: "w is normal to the boundary; distances are g(x)/|w|", XLabel: "x1", YLabel: "x2", Equal: true,
 		Caption: "the boundary w.x + w0 = 0; w drawn from the boundary's point nearest the origin (at -w0/|w| from it); the dashed grey line is w's direction through the origin, each sample's projection marked on it; the dashed segments are the samples' distances to the boundary"}
@@ -179,7 +204,7 @@ func geometryFigure(d *trace.Data, g *Geometry) *plot.Figure {
 		xmin, xmax, ymin, ymax = min(xmin, x), max(xmax, x), min(ymin, y), max(ymax, y)
 	}
 	span := max(xmax-xmin, ymax-ymin, 1)
-	o := g.Origin()
+	o := g.origin()
 	p0x, p0y := float64(o*u1), float64(o*u2) // the boundary's point nearest the origin
 	f.Series = append(f.Series,
 		plot.Series{Name: "origin", X: []float64{0}, Y: []float64{0}, Points: true, Style: 7},

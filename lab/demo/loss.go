@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -8,15 +9,36 @@ import (
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
 
-// Mistakes returns the 0-1 loss of augmented weights w on augmented samples xs with labels ys:
+func lossDemo() lab.Demo {
+	return lab.Demo{Name: "loss", Help: "mistakes and the perceptron criterion E_P; the rule as SGD on E_P",
+		Args: "[--points N --epochs N]", Usage: "[--points N] [--epochs N] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "points", Kind: lab.Int, Default: "40", Min: 2, Max: 1000, Help: "integer samples of each problem", QuickSets: true},
+			{Name: "epochs", Kind: lab.Int, Default: "20", Min: 1, Max: 1000, Help: "most epochs of the fixed-increment rule", QuickSets: true},
+			seedParam("the problems' seed", true),
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			r, runs, err := lossReport(ctx, lossConfig{Points: c.Int("points"), Epochs: c.Int("epochs"), Seed: c.Uint("seed")})
+			if err != nil || !c.Quick {
+				return r, err
+			}
+			r.Checks = lossChecks(runs)
+			r.Notes = append(r.Notes, courseQuickNote)
+			return r, nil
+		}}
+}
+
+// mistakes returns the 0-1 loss of augmented weights w on augmented samples xs with labels ys:
 // the number of samples with y w.x <= 0.
-func Mistakes(w exact.Vec, xs []exact.Vec, ys []int) int {
+func mistakes(w exact.Vec, xs []exact.Vec, ys []int) int {
 	n := 0
 	for i, x := range xs {
 		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
@@ -26,10 +48,10 @@ func Mistakes(w exact.Vec, xs []exact.Vec, ys []int) int {
 	return n
 }
 
-// Criterion returns the perceptron criterion E_P(w) = sum over the samples with y w.x <= 0 of
+// criterion returns the perceptron criterion E_P(w) = sum over the samples with y w.x <= 0 of
 // -y w.x (Duda, Hart and Stork's J_p; Bishop's E_P): zero when every sample is met, and
 // otherwise how far the mistakes lie on the wrong side, in units of w.
-func Criterion(w exact.Vec, xs []exact.Vec, ys []int) *big.Rat {
+func criterion(w exact.Vec, xs []exact.Vec, ys []int) *big.Rat {
 	e := new(big.Rat)
 	for i, x := range xs {
 		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
@@ -39,9 +61,9 @@ func Criterion(w exact.Vec, xs []exact.Vec, ys []int) *big.Rat {
 	return e
 }
 
-// Gradient returns E_P's gradient at w where the set of mistakes does not change: minus the
+// gradient returns E_P's gradient at w where the set of mistakes does not change: minus the
 // sum of y x over the samples with y w.x <= 0. The batch rule moves w by -eta times it.
-func Gradient(w exact.Vec, xs []exact.Vec, ys []int) exact.Vec {
+func gradient(w exact.Vec, xs []exact.Vec, ys []int) exact.Vec {
 	g := exact.Zeros(len(w))
 	for i, x := range xs {
 		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
@@ -51,9 +73,9 @@ func Gradient(w exact.Vec, xs []exact.Vec, ys []int) exact.Vec {
 	return g
 }
 
-// LossUpdate is one update of the fixed-increment rule seen as a step of stochastic gradient
+// lossUpdate is one update of the fixed-increment rule seen as a step of stochastic gradient
 // descent on E_P.
-type LossUpdate struct {
+type lossUpdate struct {
 	Step, Epoch   int
 	Sample        string
 	Before, After *big.Rat // E_P before and after
@@ -63,26 +85,26 @@ type LossUpdate struct {
 	NewMistakes   []string // samples met before the update and not after
 }
 
-// LossEpoch is E_P and the 0-1 loss at an epoch's end.
-type LossEpoch struct {
+// lossEpoch is E_P and the 0-1 loss at an epoch's end.
+type lossEpoch struct {
 	Epoch, Mistakes, Updates, Rises int
 	EP                              *big.Rat
 }
 
-// LossRun is the fixed-increment rule on one problem, with its losses.
-type LossRun struct {
+// lossRun is the fixed-increment rule on one problem, with its losses.
+type lossRun struct {
 	Name, What string
 	Data       *trace.Data
 	Trace      *trace.Trace
 	Xs         []exact.Vec
 	Ys         []int
-	Updates    []LossUpdate
-	Epochs     []LossEpoch
+	Updates    []lossUpdate
+	Epochs     []lossEpoch
 }
 
-// Rises returns the updates after which E_P was larger than before.
-func (r *LossRun) Rises() []LossUpdate {
-	var out []LossUpdate
+// rises returns the updates after which E_P was larger than before.
+func (r *lossRun) rises() []lossUpdate {
+	var out []lossUpdate
 	for _, u := range r.Updates {
 		if u.After.Cmp(u.Before) > 0 {
 			out = append(out, u)
@@ -91,26 +113,29 @@ func (r *LossRun) Rises() []LossUpdate {
 	return out
 }
 
-// RunLoss runs the fixed-increment rule (eta 1, bias last, from zero, in order) on d for at
+// traceLoss runs the fixed-increment rule (eta 1, bias last, from zero, in order) on d for at
 // most epochs, recording E_P and the 0-1 loss before and after every update and at every
 // epoch's end.
-func RunLoss(name, what string, d *trace.Data, epochs int) (*LossRun, error) {
+func traceLoss(ctx context.Context, name, what string, d *trace.Data, epochs int) (*lossRun, error) {
 	c := trace.Config{Epochs: epochs}
-	t, err := trace.Run(d, c)
+	t, err := trace.Run(ctx, d, c)
 	if err != nil {
 		return nil, err
 	}
-	r := &LossRun{Name: name, What: what, Data: d, Trace: t}
+	r := &lossRun{Name: name, What: what, Data: d, Trace: t}
 	for _, p := range d.Points {
 		r.Xs = append(r.Xs, trace.Last.Augment(p.X))
 		r.Ys = append(r.Ys, p.Y)
 	}
-	epoch := LossEpoch{Epoch: 1}
+	epoch := lossEpoch{Epoch: 1}
 	for i, s := range t.Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if !s.Met {
 			x, y := s.X, s.Y
-			u := LossUpdate{Step: s.N, Epoch: s.Epoch, Sample: d.Points[s.Sample].Where,
-				Before: Criterion(s.Before, r.Xs, r.Ys), After: Criterion(s.W, r.Xs, r.Ys),
+			u := lossUpdate{Step: s.N, Epoch: s.Epoch, Sample: d.Points[s.Sample].Where,
+				Before: criterion(s.Before, r.Xs, r.Ys), After: criterion(s.W, r.Xs, r.Ys),
 				TermBefore: new(big.Rat).Neg(s.Signed), Fall: x.Dot(x)}
 			u.TermAfter = new(big.Rat).Mul(exact.Int(int64(-y)), s.W.Dot(x))
 			for j, xj := range r.Xs {
@@ -126,9 +151,9 @@ func RunLoss(name, what string, d *trace.Data, epochs int) (*LossRun, error) {
 			}
 		}
 		if i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch {
-			epoch.Mistakes, epoch.EP = Mistakes(s.W, r.Xs, r.Ys), Criterion(s.W, r.Xs, r.Ys)
+			epoch.Mistakes, epoch.EP = mistakes(s.W, r.Xs, r.Ys), criterion(s.W, r.Xs, r.Ys)
 			r.Epochs = append(r.Epochs, epoch)
-			epoch = LossEpoch{Epoch: s.Epoch + 1}
+			epoch = lossEpoch{Epoch: s.Epoch + 1}
 		}
 	}
 	return r, nil
@@ -169,37 +194,28 @@ func intProblem(kind string, n int, seed uint64) *trace.Data {
 	return d
 }
 
-// LossConfig sets up the loss view.
-type LossConfig struct {
-	Points int    // samples of each problem (default 40)
-	Epochs int    // most epochs (default 20)
-	Seed   uint64 // default 1
+// lossConfig sets up the loss view.
+type lossConfig struct {
+	Points int // samples of each problem
+	Epochs int // most epochs
+	Seed   uint64
 }
 
-// Loss shows the losses of the perceptron: the 0-1 loss (the number of mistakes: piecewise
+// lossReport shows the losses of the perceptron: the 0-1 loss (the number of mistakes: piecewise
 // constant, its gradient zero wherever it has one), the perceptron criterion E_P (piecewise
 // linear, its gradient minus the sum of the mistakes' y x), and the fixed-increment rule as
 // stochastic gradient descent on E_P: each update lowers the corrected sample's term by
 // eta |x|^2, but may raise E_P, when it turns other samples into mistakes or deepens theirs.
-func Loss(c LossConfig) (*report.Report, error) {
-	if c.Points == 0 {
-		c.Points = 40
-	}
-	if c.Epochs == 0 {
-		c.Epochs = 20
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
+func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, error) {
 	r := &report.Report{Name: "loss", Title: "The perceptron's losses: mistakes and the perceptron criterion"}
 	r.Summary = "The 0-1 loss counts the mistakes (y w.x <= 0): it is piecewise constant in w, so its gradient is zero wherever it exists and says nothing of where to go. The perceptron criterion E_P(w) = -sum over the mistakes of y w.x is piecewise linear; where the mistakes stay the same its gradient is -sum y x over them, and the fixed-increment rule, w <- w + y x for one mistake, is stochastic gradient descent on it, one sample's term at a time. Everything is exact (integer samples)."
 	r.Condition("problems", fmt.Sprintf("%d integer points each: separable (uniform on [-8, 8]^2, labelled by the side of x1 + 2 x2 = 3, kept where |x1 + 2 x2 - 3| >= 2) and overlapping (two clusters around (2, 1) and (-1, -2), standard deviation 2.5, rounded); seed %d", c.Points, c.Seed))
 	r.Condition("rule", fmt.Sprintf("fixed increment, eta 1, bias last, from zero, the samples in order, at most %s", english.Count(c.Epochs, "epoch")))
-	var runs []*LossRun
+	var runs []*lossRun
 	for _, p := range []struct{ kind, what string }{{"separable", "separable"}, {"overlapping", "overlapping"}} {
-		run, err := RunLoss(p.kind, p.what, intProblem(p.kind, c.Points, c.Seed), c.Epochs)
+		run, err := traceLoss(ctx, p.kind, p.what, intProblem(p.kind, c.Points, c.Seed), c.Epochs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		runs = append(runs, run)
 	}
@@ -214,7 +230,7 @@ func Loss(c LossConfig) (*report.Report, error) {
 			end = "still correcting"
 		}
 		last := run.Epochs[len(run.Epochs)-1]
-		sum.AddRow(run.Name, len(run.Updates), len(run.Rises()), len(run.Epochs), end, last.Mistakes, exact.Format(last.EP))
+		sum.AddRow(run.Name, len(run.Updates), len(run.rises()), len(run.Epochs), end, last.Mistakes, exact.Format(last.EP))
 	}
 	sum.Note = "E_P counts how far the mistakes lie on the wrong side: every update lowers the corrected sample's own term, by |x|^2, yet the sum can rise."
 	r.Tables = append(r.Tables, sum)
@@ -226,7 +242,7 @@ func Loss(c LossConfig) (*report.Report, error) {
 		r.Tables = append(r.Tables, ep)
 	}
 	for _, run := range runs {
-		rises := run.Rises()
+		rises := run.rises()
 		if len(rises) == 0 {
 			continue
 		}
@@ -259,14 +275,14 @@ func Loss(c LossConfig) (*report.Report, error) {
 			continue
 		}
 		w := run.Trace.Steps[u.Step-1].W
-		g := Gradient(w, run.Xs, run.Ys)
+		g := gradient(w, run.Xs, run.Ys)
 		h := big.NewRat(1, 1000)
 		fd := make(exact.Vec, len(w))
-		e0 := Criterion(w, run.Xs, run.Ys)
+		e0 := criterion(w, run.Xs, run.Ys)
 		for j := range fd {
 			wj := w.Clone()
 			wj[j].Add(wj[j], h)
-			fd[j] = new(big.Rat).Quo(new(big.Rat).Sub(Criterion(wj, run.Xs, run.Ys), e0), h)
+			fd[j] = new(big.Rat).Quo(new(big.Rat).Sub(criterion(wj, run.Xs, run.Ys), e0), h)
 		}
 		grad.AddRow(run.Name, fmt.Sprintf("%s after step %d", w, u.Step), g.String(), fd.String())
 	}
@@ -289,12 +305,12 @@ func Loss(c LossConfig) (*report.Report, error) {
 		data[run.Name] = map[string]any{"epochs": eps, "updates": ups, "final": run.Trace.Final().Strings()}
 	}
 	r.Data = data
-	return r, nil
+	return r, runs, nil
 }
 
 // offBoundary returns the first update after which no sample scores 0 (where E_P is
 // differentiable).
-func (r *LossRun) offBoundary() (LossUpdate, bool) {
+func (r *lossRun) offBoundary() (lossUpdate, bool) {
 	for _, u := range r.Updates {
 		w := r.Trace.Steps[u.Step-1].W
 		zero := false
@@ -305,12 +321,12 @@ func (r *LossRun) offBoundary() (LossUpdate, bool) {
 			return u, true
 		}
 	}
-	return LossUpdate{}, false
+	return lossUpdate{}, false
 }
 
 // lineFigure draws both losses along the line through the final weights on which only the
 // bias changes: w(t) = (w1, w2, t).
-func lineFigure(run *LossRun) *plot.Figure {
+func lineFigure(run *lossRun) *plot.Figure {
 	w := run.Trace.Final()
 	// The kinks: where a sample's score w1 x1 + w2 x2 + t crosses 0.
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -326,8 +342,8 @@ func lineFigure(run *LossRun) *plot.Figure {
 		t := new(big.Rat).Add(new(big.Rat).SetFloat64(lo), new(big.Rat).Mul(big.NewRat(int64(i), int64(steps)), new(big.Rat).SetFloat64(hi-lo)))
 		wt := exact.Vec{w[0], w[1], t}
 		ts = append(ts, exact.Float(t))
-		zo = append(zo, float64(Mistakes(wt, run.Xs, run.Ys))/float64(len(run.Xs)))
-		e := exact.Float(Criterion(wt, run.Xs, run.Ys))
+		zo = append(zo, float64(mistakes(wt, run.Xs, run.Ys))/float64(len(run.Xs)))
+		e := exact.Float(criterion(wt, run.Xs, run.Ys))
 		ep = append(ep, e)
 		maxEP = max(maxEP, e)
 	}
@@ -345,12 +361,12 @@ func lineFigure(run *LossRun) *plot.Figure {
 }
 
 // epochFigure draws both losses at each epoch's end.
-func epochFigure(run *LossRun) *plot.Figure {
+func epochFigure(run *lossRun) *plot.Figure {
 	// Epoch 0: the start.
 	w0 := run.Trace.Start
 	xs := []float64{0}
-	zo := []float64{float64(Mistakes(w0, run.Xs, run.Ys)) / float64(len(run.Xs))}
-	ep := []float64{exact.Float(Criterion(w0, run.Xs, run.Ys))}
+	zo := []float64{float64(mistakes(w0, run.Xs, run.Ys)) / float64(len(run.Xs))}
+	ep := []float64{exact.Float(criterion(w0, run.Xs, run.Ys))}
 	maxEP := ep[0]
 	for _, e := range run.Epochs {
 		xs = append(xs, float64(e.Epoch))
@@ -370,10 +386,10 @@ func epochFigure(run *LossRun) *plot.Figure {
 }
 
 // updateFigure draws E_P after every update, the rises marked.
-func updateFigure(run *LossRun) *plot.Figure {
+func updateFigure(run *lossRun) *plot.Figure {
 	line := plot.Series{Name: "E_P after the update", Style: 3}
 	rise := plot.Series{Name: "an update that raised E_P", Points: true, Style: 1}
-	line.X, line.Y = []float64{0}, []float64{exact.Float(Criterion(run.Trace.Start, run.Xs, run.Ys))}
+	line.X, line.Y = []float64{0}, []float64{exact.Float(criterion(run.Trace.Start, run.Xs, run.Ys))}
 	for i, u := range run.Updates {
 		line.X, line.Y = append(line.X, float64(i+1)), append(line.Y, exact.Float(u.After))
 		if u.After.Cmp(u.Before) > 0 {
@@ -382,4 +398,49 @@ func updateFigure(run *LossRun) *plot.Figure {
 	}
 	return &plot.Figure{Name: "updates-" + run.Name, Title: fmt.Sprintf("%s: E_P after each update", run.Name), XLabel: "update", YLabel: "E_P",
 		Caption: "the perceptron criterion after each of the rule's updates: stochastic gradient descent, not descent", Series: []plot.Series{line, rise}}
+}
+
+// lossChecks checks the loss demonstration's effect on its two problems: the separable
+// problem learned, the overlapping one cycling, E_P rising after some updates although each
+// lowers the corrected sample's term by |x|^2, and E_P's gradient equal to its difference
+// quotients.
+func lossChecks(runs []*lossRun) []report.Check {
+	sep, over := runs[0], runs[1]
+	rises, wrongFall := 0, 0
+	gradOff := 0.0
+	for _, run := range runs {
+		// The first update from zero always raises E_P (E_P(0) = 0): count the others.
+		for i, u := range run.rises() {
+			if i > 0 || u.Before.Sign() != 0 {
+				rises++
+			}
+		}
+		for _, u := range run.Updates {
+			if new(big.Rat).Sub(u.TermBefore, u.TermAfter).Cmp(u.Fall) != 0 {
+				wrongFall++
+			}
+		}
+		if u, ok := run.offBoundary(); ok {
+			w := run.Trace.Steps[u.Step-1].W
+			g := gradient(w, run.Xs, run.Ys)
+			h := big.NewRat(1, 1000)
+			e0 := criterion(w, run.Xs, run.Ys)
+			for j := range w {
+				wj := w.Clone()
+				wj[j].Add(wj[j], h)
+				fd := new(big.Rat).Quo(new(big.Rat).Sub(criterion(wj, run.Xs, run.Ys), e0), h)
+				d := exact.Float(new(big.Rat).Sub(fd, g[j]))
+				gradOff = max(gradOff, d, -d)
+			}
+		} else {
+			gradOff = 1e9
+		}
+	}
+	return []report.Check{
+		report.NewCheck("separable problem: mistakes at the end of the run", float64(sep.Epochs[len(sep.Epochs)-1].Mistakes), 0, 0, "a rule that does not correct: about half the samples"),
+		report.NewCheck("overlapping problem: the weights repeat an earlier epoch's (1: yes)", holds(over.Trace.Repeats >= 0), 1, 1, "the cycle not found: 0"),
+		report.NewCheck("updates after the first that raised E_P, both problems", float64(rises), 1, 1000, "E_P not computed, or only the corrected sample's term: 0"),
+		report.NewCheck("updates whose corrected sample's term did not fall by exactly |x|^2", float64(wrongFall), 0, 0, "a rule that steps otherwise than by y x: most of them"),
+		report.NewCheck("E_P's gradient: largest difference between minus the mistakes' sum of y x and the difference quotient", gradOff, 0, 0, "E_P or its gradient computed wrongly: not 0"),
+	}
 }

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"math/big"
 	"testing"
 
@@ -18,15 +19,15 @@ func TestCriterionByHand(t *testing.T) {
 	}
 	// w = (1, 0, 0): scores 1, 2, -1; y w.x = 1, -2, -1: two mistakes, E_P = 2 + 1.
 	w := exact.Ints(1, 0, 0)
-	if e, m := exact.Format(Criterion(w, xs, ys)), Mistakes(w, xs, ys); e != "3" || m != 2 {
+	if e, m := exact.Format(criterion(w, xs, ys)), mistakes(w, xs, ys); e != "3" || m != 2 {
 		t.Errorf("E_P %s, mistakes %d; want 3 and 2", e, m)
 	}
 	// Its gradient: -(y2 x2 + y3 x3) = -(-(2, 0, 1) + (-1, 1, 1)) = (3, -1, 0).
-	if g := Gradient(w, xs, ys); g.String() != "(3, -1, 0)" {
+	if g := gradient(w, xs, ys); g.String() != "(3, -1, 0)" {
 		t.Errorf("gradient %s", g)
 	}
 	// w = 0: every sample a mistake, E_P = 0.
-	if e, m := exact.Format(Criterion(exact.Zeros(3), xs, ys)), Mistakes(exact.Zeros(3), xs, ys); e != "0" || m != 3 {
+	if e, m := exact.Format(criterion(exact.Zeros(3), xs, ys)), mistakes(exact.Zeros(3), xs, ys); e != "0" || m != 3 {
 		t.Errorf("at 0: E_P %s, mistakes %d", e, m)
 	}
 }
@@ -36,7 +37,7 @@ func TestCriterionByHand(t *testing.T) {
 // by exactly |x|^2; and E_P rises after some updates (not only the first, from w = 0).
 func TestLossRuns(t *testing.T) {
 	for _, kind := range []string{"separable", "overlapping"} {
-		run, err := RunLoss(kind, kind, intProblem(kind, 40, 1), 20)
+		run, err := traceLoss(context.Background(), kind, kind, intProblem(kind, 40, 1), 20)
 		if err != nil {
 			t.Fatal(err)
 		}

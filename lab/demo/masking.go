@@ -1,19 +1,41 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// Line draws three classes around points on the diagonal, (-3, -3), (0, 0) and (3, 3), n
+func maskingDemo() lab.Demo {
+	return lab.Demo{Name: "masking", Help: "least squares never answers the middle of three classes; perceptron, Fisher do",
+		Args: "[--n N --noise S]", Usage: "[--n N] [--middle N] [--noise S] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "n", Kind: lab.Int, Default: "30", Min: 2, Max: 10000, Help: "samples of the low and the high class", QuickSets: true},
+			{Name: "middle", Kind: lab.Int, Default: "20", Min: 2, Max: 10000, Help: "samples of the middle class", QuickSets: true},
+			{Name: "noise", Kind: lab.Float, Default: "0.7", Min: 0, MinOpen: true, Max: 10, Want: "want 0 < S <= 10", Help: "the classes' standard deviation", QuickSets: true},
+			seedParam("the samples' seed", true),
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			r, methods, err := maskingReport(ctx, maskingConfig{N: c.Int("n"), Middle: c.Int("middle"), Noise: c.Float("noise"), Seed: c.Uint("seed")})
+			if err == nil && c.Quick {
+				r.Checks = maskingChecks(methods)
+				r.Notes = append(r.Notes, courseQuickNote)
+			}
+			return r, err
+		}}
+}
+
+// maskingData draws three classes around points on the diagonal, (-3, -3), (0, 0) and (3, 3), n
 // samples each but middle for the middle class, with normal noise of standard deviation
 // noise: the middle class lies between the others.
-func Line(n, middle int, noise float64, seed uint64) *learn.Data {
+func maskingData(n, middle int, noise float64, seed uint64) *learn.Data {
 	rng := rand.New(rand.NewPCG(seed, 0x6d61736b)) // "mask"
 	d := &learn.Data{Classes: []string{"low", "middle", "high"}}
 	for i := range max(n, middle) {
@@ -29,8 +51,8 @@ func Line(n, middle int, noise float64, seed uint64) *learn.Data {
 	return d
 }
 
-// MaskingMethod is one way of fitting the three classes, with what it answers.
-type MaskingMethod struct {
+// maskingMethod is one way of fitting the three classes, with what it answers.
+type maskingMethod struct {
 	Name     string
 	Model    *learn.Multi
 	Assigned []int // training samples answered as each class
@@ -38,34 +60,22 @@ type MaskingMethod struct {
 	Area     []float64 // fraction of the grid answered as each class
 }
 
-// MaskingConfig sets up the masking demonstration.
-type MaskingConfig struct {
-	N      int     // samples of the low and high classes (default 30)
-	Middle int     // samples of the middle class (default 20)
-	Noise  float64 // default 0.7
-	Seed   uint64  // default 1
+// maskingConfig sets up the masking demonstration.
+type maskingConfig struct {
+	N      int // samples of the low and high classes
+	Middle int // samples of the middle class
+	Noise  float64
+	Seed   uint64
 }
 
-// Masking shows least squares masking a class: three classes in a row, fitted by least squares
+// maskingReport shows least squares masking a class: three classes in a row, fitted by least squares
 // with K discriminants (one-hot targets), by the perceptron's K-class machine and by Fisher's
 // discriminant for K classes. Least squares fits each class's indicator by a plane; the middle
 // class's indicator is high in the middle and low on both sides, and the best plane for it is
 // nearly flat, below one of the others everywhere: the middle class is never answered. The
 // perceptron and Fisher answer it.
-func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
-	if c.N == 0 {
-		c.N = 30
-	}
-	if c.Middle == 0 {
-		c.Middle = 20
-	}
-	if c.Noise == 0 {
-		c.Noise = 0.7
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	d := Line(c.N, c.Middle, c.Noise, c.Seed)
+func maskingReport(ctx context.Context, c maskingConfig) (*report.Report, []maskingMethod, error) {
+	d := maskingData(c.N, c.Middle, c.Noise, c.Seed)
 	lsq, err := learn.LeastSquaresMulti(d, learn.KDiscriminants)
 	if err != nil {
 		return nil, nil, err
@@ -76,16 +86,22 @@ func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
 	}
 	epochs := 0
 	for epochs < 1000 {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		epochs++
 		if it.Epoch() == 0 {
 			break
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	fisher, err := learn.FisherMulti(d)
 	if err != nil {
 		return nil, nil, err
 	}
-	methods := []MaskingMethod{
+	methods := []maskingMethod{
 		{Name: "least squares", Model: lsq},
 		{Name: "perceptron, K-class machine", Model: it.Current()},
 		{Name: "Fisher, K classes", Model: fisher},
@@ -106,7 +122,7 @@ func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
 				m.Errors++
 			}
 		}
-		reg := grid(Scheme{Decide: m.Model.Predict}, 120, xmin, xmax, ymin, ymax)
+		reg := grid(scheme{Decide: m.Model.Predict}, 120, xmin, xmax, ymin, ymax)
 		m.Area = make([]float64, 3)
 		for _, v := range reg.Class {
 			m.Area[v]++
@@ -143,4 +159,17 @@ func Masking(c MaskingConfig) (*report.Report, []MaskingMethod, error) {
 	}
 	r.Data = data
 	return r, methods, nil
+}
+
+// maskingChecks checks that least squares masks the middle class (default sizes: 20 of 80
+// samples) while the perceptron's K-class machine and Fisher for K classes answer it.
+func maskingChecks(methods []maskingMethod) []report.Check {
+	out := []report.Check{
+		report.NewCheck("least squares: middle samples answered middle", float64(methods[0].Assigned[1]), 0, 0, "no masking (the middle class as large as the others, or not least squares): several"),
+		report.NewCheck("least squares: the plot answered middle (%)", 100*methods[0].Area[1], 0, 0, "no masking: a band across the row"),
+	}
+	for _, m := range methods[1:] {
+		out = append(out, report.NewCheck(m.Name+": middle samples answered middle (of 20)", float64(m.Assigned[1]), 18, 20, "a method that masks too: 0"))
+	}
+	return out
 }

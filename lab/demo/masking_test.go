@@ -1,12 +1,15 @@
 package demo
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestMasking: least squares never answers the middle class (no training sample, no part of
 // the plane), while the perceptron's K-class machine and Fisher's discriminant answer nearly
 // all its samples.
 func TestMasking(t *testing.T) {
-	_, methods, err := Masking(MaskingConfig{})
+	_, methods, err := maskingReport(context.Background(), maskingConfig{N: 30, Middle: 20, Noise: 0.7, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

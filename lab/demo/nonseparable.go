@@ -15,13 +15,27 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
-// NonSeparableConfig sets up the demonstration of the perceptron on data no hyperplane
+func nonSeparableDemo() lab.Demo {
+	return lab.Demo{Name: "nonseparable", Help: "XOR, parity, connectedness: the perceptron cycles, the pocket keeps its best",
+		Args: "[--epochs N --cards N]", Usage: "[--epochs N] [--cards N] [--seed N] [--quick] [machine flags]",
+		Params: []lab.Param{
+			{Name: "epochs", Kind: lab.Int, Default: "100", Min: 2, Max: 100000, Help: "epochs of the perceptron and the pocket", QuickSets: true},
+			{Name: "cards", Kind: lab.Int, Default: "400", Min: 2, Max: 20000, Help: "connectedness cards to train on, and as many new ones to test on", QuickSets: true},
+		},
+		Uses: lab.UsesMachine | lab.UsesWorkers, Quick: lessonQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			return nonSeparableReport(ctx, nonSeparableConfig{Epochs: c.Int("epochs"), Cards: c.Int("cards"), Seed: c.Machine.Seed, Machine: c.Machine,
+				Quick: c.Quick, Workers: c.Workers, Progress: c.Progress})
+		}}
+}
+
+// nonSeparableConfig sets up the demonstration of the perceptron on data no hyperplane
 // separates.
-type NonSeparableConfig struct {
-	Epochs  int            // epochs of each learner (default 100)
-	Cards   int            // connectedness cards for training, and as many for testing (default 400)
-	Seed    uint64         // default 1
-	Machine machine.Config // the A-units for the connectedness cards (default machine.Default())
+type nonSeparableConfig struct {
+	Epochs  int            // epochs of each learner
+	Cards   int            // connectedness cards for training, and as many for testing
+	Seed    uint64         // of the problems and the cards
+	Machine machine.Config // the A-units for the connectedness cards
 	// Quick runs the quick run: 50 epochs, 200 connectedness cards, with checks (report.Check)
 	// that the tests hold.
 	Quick    bool
@@ -47,27 +61,15 @@ type nsRun struct {
 	final       [3]learn.Linear
 }
 
-// NonSeparable shows the perceptron on problems no hyperplane separates: XOR, 6-bit parity, and
+// nonSeparableReport shows the perceptron on problems no hyperplane separates: XOR, 6-bit parity, and
 // connectedness after Minsky and Papert (their figure of four strokes and two switches, on
 // the retina: raw pixels and through the Mark I's A-units). The perceptron never stops correcting, its training error
 // rising and falling from epoch to epoch, while the pocket algorithm keeps the best weights it
 // has seen, its error never rising.
-func NonSeparable(ctx context.Context, c NonSeparableConfig) (*report.Report, error) {
+func nonSeparableReport(ctx context.Context, c nonSeparableConfig) (*report.Report, error) {
 	start := time.Now()
 	if c.Quick {
 		c.Epochs, c.Cards = 50, 200
-	}
-	if c.Epochs <= 0 {
-		c.Epochs = 100
-	}
-	if c.Cards <= 0 {
-		c.Cards = 400
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	if c.Machine.RUnits == 0 {
-		c.Machine = machine.Default()
 	}
 	xorSpec, _ := problem.Parse(fmt.Sprintf("xor,seed=%d", c.Seed))
 	xor, err := xorSpec.Generate()

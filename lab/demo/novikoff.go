@@ -17,17 +17,34 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
-// NovikoffConfig sets up the convergence-theorem demonstration.
-type NovikoffConfig struct {
-	Problems int     // random separable problems (default 200)
-	Dim      int     // their features (default 10)
-	Points   int     // their samples (default 100)
-	Margin   float64 // least distance of a sample from the planted plane (default 0.05)
-	Seed     uint64  // first seed (default 1)
+func novikoffDemo() lab.Demo {
+	return lab.Demo{Name: "novikoff", Help: "the convergence theorem: corrections against the bound R^2/gamma^2",
+		Args: "[--problems N --dim D --points N --margin G]", Usage: "[--problems N] [--dim D] [--points N] [--margin G] [--no-cards] [--quick]",
+		Params: []lab.Param{
+			{Name: "problems", Kind: lab.Int, Default: "200", Min: 1, Max: 100000, Help: "random separable problems", QuickSets: true},
+			{Name: "dim", Kind: lab.Int, Default: "10", Min: 1, Max: 1000, Help: "features of each problem", QuickSets: true},
+			{Name: "points", Kind: lab.Int, Default: "100", Min: 2, Max: 100000, Help: "samples of each problem", QuickSets: true},
+			{Name: "margin", Kind: lab.Float, Default: "0.05", Min: 0, MinOpen: true, Max: 0.5, MaxOpen: true, Want: "want 0 < G < 0.5", Help: "least distance of a sample from the planted hyperplane, 0 < G < 0.5", QuickSets: true},
+			{Name: "no-cards", Kind: lab.Bool, Help: "leave out the Mark I's own problems (the built-in two-class sets through its A-units)", QuickSets: true},
+		},
+		Uses: lab.UsesMachine | lab.UsesWorkers, Quick: lessonQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			return novikoffReport(ctx, novikoffConfig{Problems: c.Int("problems"), Dim: c.Int("dim"), Points: c.Int("points"), Margin: c.Float("margin"),
+				Seed: c.Machine.Seed, Cards: !c.Bool("no-cards"), Machine: c.Machine, Quick: c.Quick, Workers: c.Workers, Progress: c.Progress})
+		}}
+}
+
+// novikoffConfig sets up the convergence-theorem demonstration.
+type novikoffConfig struct {
+	Problems int     // random separable problems
+	Dim      int     // their features
+	Points   int     // their samples
+	Margin   float64 // least distance of a sample from the planted plane
+	Seed     uint64  // first seed
 	// Cards adds the Mark I's own problems: the built-in two-class sets through its A-units,
 	// trained by the ideal machine itself.
 	Cards   bool
-	Machine machine.Config // the machine for Cards (default machine.Default())
+	Machine machine.Config // the machine for Cards
 	// Quick runs the quick run: 50 problems of 50 points in 10 dimensions, margin 0.05, and the
 	// Mark I's own problems, with checks (report.Check) that the tests hold.
 	Quick    bool
@@ -48,34 +65,16 @@ type novikoffRow struct {
 	Bound       float64 `json:"bound"` // R^2/gamma^2, +Inf when gamma is 0
 }
 
-// Novikoff shows the perceptron convergence theorem at work: on data a hyperplane separates,
+// novikoffReport shows the perceptron convergence theorem at work: on data a hyperplane separates,
 // the fixed-increment perceptron started from zero makes at most R^2/gamma^2 corrections, R
 // the radius of the augmented samples and gamma the margin of any separating solution (here
 // the largest margin found, learn.MaxMargin). It counts the corrections on many random
 // problems and, with Cards, those of the ideal Mark I on the built-in two-class sets through
 // its A-units.
-func Novikoff(ctx context.Context, c NovikoffConfig) (*report.Report, error) {
+func novikoffReport(ctx context.Context, c novikoffConfig) (*report.Report, error) {
 	start := time.Now()
 	if c.Quick {
 		c.Problems, c.Points, c.Dim, c.Margin, c.Cards = 50, 50, 10, 0.05, true
-	}
-	if c.Problems <= 0 {
-		c.Problems = 200
-	}
-	if c.Dim <= 0 {
-		c.Dim = 10
-	}
-	if c.Points <= 0 {
-		c.Points = 100
-	}
-	if c.Margin <= 0 {
-		c.Margin = 0.05
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	if c.Machine.RUnits == 0 {
-		c.Machine = machine.Default()
 	}
 	cardSets := []string{"ef", "xe", "square-diamond", "squares-circles", "leftright"}
 	total := c.Problems

@@ -13,11 +13,26 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// OutliersConfig sets up the least-squares-and-outliers demonstration.
-type OutliersConfig struct {
-	Draws    int    // random draws of the data (default 20)
-	Outliers int    // outlying samples added (default 10)
-	Seed     uint64 // first seed (default 1)
+func outliersDemo() lab.Demo {
+	return lab.Demo{Name: "outliers", Help: "least squares fails on outliers; the perceptron and Fisher do not",
+		Args: "[--draws N --outliers N]", Usage: "[--draws N] [--outliers N] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "draws", Kind: lab.Int, Default: "20", Min: 1, Max: 10000, Help: "random draws of the data", QuickSets: true},
+			{Name: "outliers", Kind: lab.Int, Default: "10", Min: 1, Max: 10000, Help: "outlying samples added", QuickSets: true},
+			seedParam("first seed", false),
+		},
+		Uses: lab.UsesWorkers, Quick: lessonQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			return outliersReport(ctx, outliersConfig{Draws: c.Int("draws"), Outliers: c.Int("outliers"), Seed: c.Uint("seed"),
+				Quick: c.Quick, Workers: c.Workers, Progress: c.Progress})
+		}}
+}
+
+// outliersConfig sets up the least-squares-and-outliers demonstration.
+type outliersConfig struct {
+	Draws    int    // random draws of the data
+	Outliers int    // outlying samples added
+	Seed     uint64 // first seed
 	// Quick runs the quick run: 5 draws with 10 outliers, with checks (report.Check) that the
 	// tests hold.
 	Quick    bool
@@ -57,25 +72,16 @@ func fitOutliers(d *learn.Data, seed uint64) ([]learn.Linear, error) {
 	return []learn.Linear{ls, fb, fm, p.Weights(), pk.Best()}, nil
 }
 
-// Outliers shows least squares failing on outliers where the perceptron and Fisher's
+// outliersReport shows least squares failing on outliers where the perceptron and Fisher's
 // discriminant do not: two clusters, then the same clusters with extra samples of one class
 // far behind it, on the right side of any sensible boundary. Least squares wants every sample's
 // score near its target, so the far samples, whose scores are far beyond it, drag its boundary
 // toward them; the perceptron only corrects mistakes, and Fisher's direction hardly moves (the
 // outliers lie along it), its threshold set on the training errors.
-func Outliers(ctx context.Context, c OutliersConfig) (*report.Report, error) {
+func outliersReport(ctx context.Context, c outliersConfig) (*report.Report, error) {
 	start := time.Now()
 	if c.Quick {
 		c.Draws, c.Outliers = 5, 10
-	}
-	if c.Draws <= 0 {
-		c.Draws = 20
-	}
-	if c.Outliers <= 0 {
-		c.Outliers = 10
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
 	}
 	type draw struct {
 		Base     [][2]float64 `json:"errors"` // per method: errors without outliers, with outliers (on the ordinary samples)

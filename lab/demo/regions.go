@@ -1,34 +1,55 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// A scheme's answer for a point no single class wins: Ambiguous(k) when several claim it (or
-// the vote ties), NoClass(k) when none does.
-func Ambiguous(k int) int { return k }
+func regionsDemo() lab.Demo {
+	return lab.Demo{Name: "regions", Help: "one-vs-rest, one-vs-one, K discriminants: who answers where",
+		Args: "[--method lsq|perceptron --classes K]", Usage: "[--method lsq|perceptron] [--classes K] [--seed N] [--quick]",
+		Params: []lab.Param{
+			{Name: "method", Kind: lab.String, Default: "lsq", Choices: []string{"lsq", "perceptron"}, Want: "want lsq or perceptron", Help: "how the discriminants are fitted: lsq (least squares) or perceptron (fixed increment)", QuickSets: true},
+			{Name: "classes", Kind: lab.Int, Default: "3", Min: 3, Max: 8, Help: "classes: blobs on a circle", QuickSets: true},
+			seedParam("the blobs' seed", true),
+		},
+		Quick: courseQuick,
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			r, stats, err := regionsReport(ctx, regionsConfig{Method: c.String("method"), K: c.Int("classes"), Seed: c.Uint("seed"), Cells: regionCells})
+			if err == nil && c.Quick {
+				r.Checks = regionsChecks(stats)
+				r.Notes = append(r.Notes, courseQuickNote)
+			}
+			return r, err
+		}}
+}
 
-// NoClass is the answer of a point no classifier claims.
-func NoClass(k int) int { return k + 1 }
+// A scheme's answer for a point no single class wins: ambiguous(k) when several claim it (or
+// the vote ties), noClass(k) when none does.
+func ambiguous(k int) int { return k }
 
-// Scheme reads K classes from linear discriminants.
-type Scheme struct {
+// noClass is the answer of a point no classifier claims.
+func noClass(k int) int { return k + 1 }
+
+// scheme reads K classes from linear discriminants.
+type scheme struct {
 	Name, What  string
 	Classifiers int
-	Decide      func(x []float64) int // a class 0..K-1, Ambiguous(K) or NoClass(K)
+	Decide      func(x []float64) int // a class 0..K-1, ambiguous(K) or noClass(K)
 }
 
 // trainMulti fits d with a strategy: least squares, or the fixed-increment perceptron in the
 // data's order until an epoch without a correction (at most 1,000 epochs).
-func trainMulti(d *learn.Data, s learn.Strategy, method string) (*learn.Multi, error) {
+func trainMulti(ctx context.Context, d *learn.Data, s learn.Strategy, method string) (*learn.Multi, error) {
 	if method == "lsq" {
 		if s == learn.OneVsOne {
 			return learn.FitMulti(d, s, learn.LeastSquaresBinary)
@@ -43,6 +64,9 @@ func trainMulti(d *learn.Data, s learn.Strategy, method string) (*learn.Multi, e
 		return nil, err
 	}
 	for range 1000 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if it.Epoch() == 0 {
 			break
 		}
@@ -50,20 +74,20 @@ func trainMulti(d *learn.Data, s learn.Strategy, method string) (*learn.Multi, e
 	return it.Current(), nil
 }
 
-// Schemes returns the four ways of reading K classes of the lecture: one-vs-rest by sign with
+// regionSchemes returns the four ways of reading K classes of the lecture: one-vs-rest by sign with
 // K classifiers and with K-1 (the last class is "none of the others"), one-vs-one by vote, and
 // K discriminants by argmax.
-func Schemes(d *learn.Data, method string) ([]Scheme, error) {
+func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme, error) {
 	k := d.K()
-	ovr, err := trainMulti(d, learn.OneVsRest, method)
+	ovr, err := trainMulti(ctx, d, learn.OneVsRest, method)
 	if err != nil {
 		return nil, err
 	}
-	ovo, err := trainMulti(d, learn.OneVsOne, method)
+	ovo, err := trainMulti(ctx, d, learn.OneVsOne, method)
 	if err != nil {
 		return nil, err
 	}
-	kd, err := trainMulti(d, learn.KDiscriminants, method)
+	kd, err := trainMulti(ctx, d, learn.KDiscriminants, method)
 	if err != nil {
 		return nil, err
 	}
@@ -77,13 +101,13 @@ func Schemes(d *learn.Data, method string) ([]Scheme, error) {
 			}
 			switch {
 			case n > 1:
-				return Ambiguous(k)
+				return ambiguous(k)
 			case n == 1:
 				return class
 			case rest >= 0:
 				return rest
 			}
-			return NoClass(k)
+			return noClass(k)
 		}
 	}
 	vote := func(x []float64) int {
@@ -105,11 +129,11 @@ func Schemes(d *learn.Data, method string) ([]Scheme, error) {
 			}
 		}
 		if tie {
-			return Ambiguous(k)
+			return ambiguous(k)
 		}
 		return best
 	}
-	return []Scheme{
+	return []scheme{
 		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, -1)},
 		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, bySign(ovr.Units[:k-1], k-1)},
 		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote},
@@ -117,12 +141,12 @@ func Schemes(d *learn.Data, method string) ([]Scheme, error) {
 	}, nil
 }
 
-// Pinwheel draws k classes of n samples each in the plane: class c's run from the point at
+// pinwheel draws k classes of n samples each in the plane: class c's run from the point at
 // angle 2 pi c / k on the circle of radius 3 along the tangent, counterclockwise, a uniform
 // distance up to 4, plus normal noise of standard deviation 0.3. Each class leans toward the
 // next, so that the pairwise boundaries miss the centre in a circle: one-vs-one's vote ties
 // in the middle. The classes are named a, b, c, ...
-func Pinwheel(k, n int, seed uint64) *learn.Data {
+func pinwheel(k, n int, seed uint64) *learn.Data {
 	rng := rand.New(rand.NewPCG(seed, 0x70696e77)) // "pinw"
 	d := &learn.Data{}
 	for c := range k {
@@ -141,16 +165,19 @@ func Pinwheel(k, n int, seed uint64) *learn.Data {
 	return d
 }
 
-// RegionsConfig sets up the multi-class regions.
-type RegionsConfig struct {
-	Method string // "lsq" (default) or "perceptron"
-	K      int    // classes (default 3)
-	Seed   uint64 // default 1
-	Cells  int    // grid cells a side (default 120)
+// regionsConfig sets up the multi-class regions.
+type regionsConfig struct {
+	Method string // "lsq" or "perceptron"
+	K      int    // classes
+	Seed   uint64
+	Cells  int // grid cells a side
 }
 
+// regionCells is the grid's cells a side in the demonstration.
+const regionCells = 120
+
 // grid evaluates a scheme on a cells x cells grid over the box.
-func grid(s Scheme, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
+func grid(s scheme, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
 	r := &plot.Regions{Cols: cells, Rows: cells, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, Class: make([]int, cells*cells)}
 	for row := range cells {
 		y := ymin + float64((ymax-ymin)*(float64(row)+0.5))/float64(cells)
@@ -185,32 +212,20 @@ func extent(d *learn.Data) (xmin, xmax, ymin, ymax float64) {
 	return xmin - px, xmax + px, ymin - py, ymax + py
 }
 
-// RegionStats counts a scheme's regions.
-type RegionStats struct {
+// regionStats counts a scheme's regions.
+type regionStats struct {
 	Scheme                     string
 	AmbiguousArea, NoClassArea float64 // fractions of the grid
 	Undecided, Errors          int     // training samples in such regions; answered wrongly or not at all
 }
 
-// Regions colours the plane by the class each way of reading K classes from two-class (or K)
+// regionsReport colours the plane by the class each way of reading K classes from two-class (or K)
 // linear discriminants answers, with the points no class wins: ambiguous (several classes
 // claim it, or the vote ties) and no class (none claims it). One-vs-rest and one-vs-one leave
 // such regions; K discriminants with argmax do not, and their regions are convex.
-func Regions(c RegionsConfig) (*report.Report, []RegionStats, error) {
-	if c.Method == "" {
-		c.Method = "lsq"
-	}
-	if c.K == 0 {
-		c.K = 3
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	if c.Cells == 0 {
-		c.Cells = 120
-	}
-	d := Pinwheel(c.K, 30, c.Seed)
-	schemes, err := Schemes(d, c.Method)
+func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regionStats, error) {
+	d := pinwheel(c.K, 30, c.Seed)
+	schemes, err := regionSchemes(ctx, d, c.Method)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,16 +245,19 @@ func Regions(c RegionsConfig) (*report.Report, []RegionStats, error) {
 		names[i] = "class " + names[i]
 	}
 	tab := &report.Table{Name: "regions", Title: "Where no class wins", Columns: []string{"scheme", "classifiers", "ambiguous (% of the plot)", "no class (% of the plot)", "training samples undecided", "training errors"}}
-	var stats []RegionStats
+	var stats []regionStats
 	for i, s := range schemes {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		reg := grid(s, c.Cells, xmin, xmax, ymin, ymax)
 		reg.Grey, reg.Names = k, names
-		st := RegionStats{Scheme: s.Name}
+		st := regionStats{Scheme: s.Name}
 		for _, v := range reg.Class {
 			switch v {
-			case Ambiguous(k):
+			case ambiguous(k):
 				st.AmbiguousArea++
-			case NoClass(k):
+			case noClass(k):
 				st.NoClassArea++
 			}
 		}
@@ -263,4 +281,22 @@ func Regions(c RegionsConfig) (*report.Report, []RegionStats, error) {
 	r.Tables = append(r.Tables, tab)
 	r.Data = stats
 	return r, stats, nil
+}
+
+// regionsChecks checks what the regions demonstration shows (fitted by least squares): one-vs-rest
+// with K classifiers leaves ambiguous and unclaimed parts of the plot, one-vs-one's vote ties in
+// the middle, and K discriminants answer every point, every training sample right.
+func regionsChecks(stats []regionStats) []report.Check {
+	by := map[string]regionStats{}
+	for _, s := range stats {
+		by[s.Scheme] = s
+	}
+	ovr, ovo, kd := by["one-vs-rest, K"], by["one-vs-one"], by["K discriminants"]
+	return []report.Check{
+		report.NewCheck("one-vs-rest, K: ambiguous (% of the plot)", 100*ovr.AmbiguousArea, 5, 40, "signs read as an argmax, no region ambiguous: 0"),
+		report.NewCheck("one-vs-rest, K: no class (% of the plot)", 100*ovr.NoClassArea, 1, 20, "signs read as an argmax: 0"),
+		report.NewCheck("one-vs-one: tied votes (% of the plot)", 100*ovo.AmbiguousArea, 0.5, 10, "ties broken, or votes read as an argmax: 0"),
+		report.NewCheck("K discriminants: undecided (% of the plot)", 100*(kd.AmbiguousArea+kd.NoClassArea), 0, 0, "the discriminants read by sign: above 0"),
+		report.NewCheck("K discriminants: training errors", float64(kd.Errors), 0, 0, "discriminants not fitted: about two thirds of the samples"),
+	}
 }

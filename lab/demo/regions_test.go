@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -10,11 +11,11 @@ import (
 // answer everywhere, their regions convex; with either way of fitting.
 func TestRegions(t *testing.T) {
 	for _, method := range []string{"lsq", "perceptron"} {
-		_, stats, err := Regions(RegionsConfig{Method: method, Cells: 60})
+		_, stats, err := regionsReport(context.Background(), regionsConfig{Method: method, K: 3, Seed: 1, Cells: 60})
 		if err != nil {
 			t.Fatal(err)
 		}
-		byName := map[string]RegionStats{}
+		byName := map[string]regionStats{}
 		for _, s := range stats {
 			byName[s.Scheme] = s
 		}
@@ -33,8 +34,8 @@ func TestRegions(t *testing.T) {
 		}
 	}
 	// Argmax regions are convex: the midpoint of two points of a class is the class's.
-	d := Pinwheel(3, 30, 1)
-	schemes, err := Schemes(d, "lsq")
+	d := pinwheel(3, 30, 1)
+	schemes, err := regionSchemes(context.Background(), d, "lsq")
 	if err != nil {
 		t.Fatal(err)
 	}

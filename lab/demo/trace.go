@@ -1,16 +1,121 @@
 package demo
 
 import (
+	"context"
 	"fmt"
 	"math/big"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
+
+func traceDemo() lab.Demo {
+	return lab.Demo{Name: "trace", Help: "a rule worked by hand: every presentation in exact numbers",
+		Args: "--data FILE | --point X,...,Y ... [--init W]", Usage: "--data FILE | --point X1,...,LABEL ... [--init W] [--rule R] [flags]",
+		Params: traceParams(),
+		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
+			d, tc, err := traceSettings(c)
+			if err != nil {
+				return nil, err
+			}
+			return traceReport(ctx, d, tc)
+		}}
+}
+
+// traceParams are the parameters of a trace: the data, where it starts, the rule.
+func traceParams() []lab.Param {
+	return []lab.Param{
+		{Name: "data", Kind: lab.String, Help: "a CSV file of samples, one a line: the features, then a label of +1 or -1 (integers, decimals or fractions such as 1/3; # comments)"},
+		{Name: "point", Kind: lab.Points, Help: "a sample X1,X2,...,LABEL (label +1 or -1); repeat for more, in order (instead of --data)"},
+		{Name: "init", Kind: lab.String, Help: "the initial weights, comma-separated, as long as an augmented sample (default zeros)"},
+		{Name: "bias", Kind: lab.String, Default: "last", Help: "where the constant 1 goes: last (x1..xd, 1), first (1, x1..xd), or none (the samples as given)"},
+		{Name: "rule", Kind: lab.String, Default: "fixed", Help: "fixed (increment), margin (met only when y w.x > b) or batch (an epoch's mistakes summed)"},
+		{Name: "eta", Kind: lab.String, Default: "1", Help: "the increment eta (a number such as 1, 0.5 or 1/2)"},
+		{Name: "margin", Kind: lab.String, Default: "0", Help: "the margin rule's b >= 0"},
+		{Name: "at-zero", Kind: lab.String, Default: "wrong", Help: "what a score w.x of exactly 0 answers: wrong (a mistake for either label), +1 or -1"},
+		{Name: "epochs", Kind: lab.Int, Default: strconv.Itoa(trace.DefaultEpochs), Min: 1, Max: trace.MaxPresentations, Help: "most epochs (the trace stops at an epoch that meets every sample, or when the weights cycle)"},
+	}
+}
+
+// traceSettings reads the data and the rule's settings of a trace.
+func traceSettings(c lab.Config) (*trace.Data, trace.Config, error) {
+	var tc trace.Config
+	var err error
+	if tc.Rule, err = trace.ParseRule(c.String("rule")); err != nil {
+		return nil, tc, lab.ParamErrorf("--rule: %v", err)
+	}
+	if tc.Bias, err = trace.ParseBias(c.String("bias")); err != nil {
+		return nil, tc, lab.ParamErrorf("--bias: %v", err)
+	}
+	if tc.Zero, err = trace.ParseZero(c.String("at-zero")); err != nil {
+		return nil, tc, lab.ParamErrorf("--at-zero: %v", err)
+	}
+	eta, margin := c.String("eta"), c.String("margin")
+	if tc.Eta, err = exact.Parse(eta); err != nil || tc.Eta.Sign() <= 0 {
+		return nil, tc, lab.ParamErrorf("--eta %s: want a number > 0", eta)
+	}
+	if tc.B, err = exact.Parse(margin); err != nil || tc.B.Sign() < 0 {
+		return nil, tc, lab.ParamErrorf("--margin %s: want a number >= 0", margin)
+	}
+	switch {
+	case c.Given("margin") && tc.Rule != trace.Margin:
+		return nil, tc, lab.ParamErrorf("--margin goes with --rule margin")
+	case c.Given("at-zero") && tc.Rule == trace.Margin:
+		return nil, tc, lab.ParamErrorf("--at-zero: the margin rule meets a sample when y w.x > b; no answer at zero to choose")
+	}
+	tc.Epochs = c.Int("epochs")
+	init := c.String("init")
+	if init != "" {
+		if tc.Init, err = exact.ParseVec(init); err != nil {
+			return nil, tc, lab.ParamErrorf("--init %s: %v", init, err)
+		}
+	}
+	d, err := samples(c)
+	if err != nil {
+		return nil, tc, err
+	}
+	if d == nil {
+		return nil, tc, lab.ParamErrorf("no samples: give --data FILE or --point X1,X2,...,LABEL (repeated)")
+	}
+	if err := tc.Validate(d); err != nil {
+		if strings.HasPrefix(err.Error(), "initial weights") {
+			return nil, tc, lab.ParamErrorf("--init %s: %s", init, strings.TrimPrefix(err.Error(), "initial weights "+tc.Init.String()+": "))
+		}
+		return nil, tc, &lab.ParamError{Msg: err.Error()}
+	}
+	return d, tc, nil
+}
+
+// samples reads the samples of --data FILE or of the --point settings, or returns nil for
+// none.
+func samples(c lab.Config) (*trace.Data, error) {
+	file, points := c.String("data"), c.Points("point")
+	switch {
+	case file != "" && len(points) > 0:
+		return nil, lab.ParamErrorf("--data and --point: give the samples one way")
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		defer f.Close()
+		return trace.ReadCSV(file, f)
+	case len(points) > 0:
+		d, err := trace.Points(points)
+		if err != nil {
+			return nil, &lab.ParamError{Msg: err.Error()}
+		}
+		return d, nil
+	}
+	return nil, nil
+}
 
 // ruleText says in words what the rule of c does.
 func ruleText(c trace.Config) string {
@@ -68,8 +173,8 @@ type epochJSON struct {
 	W        []string `json:"w"`
 }
 
-// TraceJSON is the trace for programs: every number exact, as a string ("0.5", "1/3").
-type TraceJSON struct {
+// traceData is the trace for programs: every number exact, as a string ("0.5", "1/3").
+type traceData struct {
 	Start     []string    `json:"start"`
 	Steps     []stepJSON  `json:"steps"`
 	Epochs    []epochJSON `json:"epochs"`
@@ -78,8 +183,8 @@ type TraceJSON struct {
 	Final     []string    `json:"final"`
 }
 
-func traceJSON(t *trace.Trace) TraceJSON {
-	j := TraceJSON{Start: t.Start.Strings(), Converged: t.Converged, Repeats: t.Repeats, Final: t.Final().Strings()}
+func traceJSON(t *trace.Trace) traceData {
+	j := traceData{Start: t.Start.Strings(), Converged: t.Converged, Repeats: t.Repeats, Final: t.Final().Strings()}
 	for _, s := range t.Steps {
 		j.Steps = append(j.Steps, stepJSON{s.N, s.Epoch, t.Data.Points[s.Sample].Where, s.X.Strings(), s.Y,
 			exact.Format(s.Score), exact.Format(s.Signed), s.Met, s.W.Strings()})
@@ -124,9 +229,9 @@ func traceOutcome(t *trace.Trace) string {
 	return fmt.Sprintf("Not every sample met within %s: w = %s after %s.", english.Count(n, "epoch"), t.Final(), english.Count(t.Updates(), "update"))
 }
 
-// Trace runs a rule on a student's data and reports every presentation in exact numbers.
-func Trace(d *trace.Data, c trace.Config) (*report.Report, error) {
-	t, err := trace.Run(d, c)
+// traceReport runs a rule on a student's data and reports every presentation in exact numbers.
+func traceReport(ctx context.Context, d *trace.Data, c trace.Config) (*report.Report, error) {
+	t, err := trace.Run(ctx, d, c)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +246,9 @@ func Trace(d *trace.Data, c trace.Config) (*report.Report, error) {
 	r.Condition("initial weights", t.Start.String())
 	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: []string{"step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "met", "new w"}}
 	for i, s := range t.Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		tab.Rows = append(tab.Rows, []string{fmt.Sprint(s.N), fmt.Sprint(s.Epoch), d.Points[s.Sample].Where, s.X.String(), signed(s.Y),
 			exact.Format(s.Score), exact.Format(s.Signed), yes(s.Met), s.W.String()})
 		if c.Rule == trace.Batch && (i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch) {

@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"math/big"
@@ -24,7 +25,7 @@ func points(t *testing.T, specs ...string) *trace.Data {
 // rule's epoch ends shown; the JSON holds every number exactly.
 func TestTraceReport(t *testing.T) {
 	d := points(t, "1,2,+1", "2,0,-1", "-1,1,1")
-	r, err := Trace(d, trace.Config{Rule: trace.Batch})
+	r, err := traceReport(context.Background(), d, trace.Config{Rule: trace.Batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestTraceReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var j struct {
-		Data TraceJSON `json:"data"`
+		Data traceData `json:"data"`
 	}
 	if err := json.Unmarshal(b, &j); err != nil {
 		t.Fatal(err)
@@ -63,11 +64,11 @@ func TestTraceReport(t *testing.T) {
 		t.Errorf("JSON: %+v", j.Data)
 	}
 	// Fractions: 1/3 stays 1/3, 1/2 is 0.5.
-	r, err = Trace(d, trace.Config{Bias: trace.First, Eta: exact.Int(1), Init: exact.Vec{exact.Int(0), exact.Int(0), mustRat(t, "1/3")}})
+	r, err = traceReport(context.Background(), d, trace.Config{Bias: trace.First, Eta: exact.Int(1), Init: exact.Vec{exact.Int(0), exact.Int(0), mustRat(t, "1/3")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := r.Data.(TraceJSON).Steps[0]; s.Score != "2/3" { // (1, 1, 2).(0, 0, 1/3)
+	if s := r.Data.(traceData).Steps[0]; s.Score != "2/3" { // (1, 1, 2).(0, 0, 1/3)
 		t.Errorf("step 1: %+v", s)
 	}
 }
@@ -87,18 +88,18 @@ func mustRat(t *testing.T, s string) *big.Rat {
 func TestGeometry(t *testing.T) {
 	d := points(t, "3,2,+1", "1,0,-1", "0,1,-1", "2,3,+1", "2,0,-1")
 	w := exact.Ints(2, 3, -5) // bias last: 2 x1 + 3 x2 - 5
-	g, err := NewGeometry(d, w, trace.Last)
+	g, err := newPlaneGeometry(d, w, trace.Last)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if exact.Format(g.NormSq) != "13" || exact.Format(g.Points[4].G) != "-1" || exact.Format(g.Points[0].WX) != "12" {
 		t.Fatalf("%+v", g)
 	}
-	if o := g.Origin(); math.Abs(o-5/math.Sqrt(13)) > 1e-12 {
+	if o := g.origin(); math.Abs(o-5/math.Sqrt(13)) > 1e-12 {
 		t.Errorf("origin distance %v, want 5/sqrt(13)", o)
 	}
 	// Bias first gives the same geometry.
-	g1, err := NewGeometry(d, exact.Ints(-5, 2, 3), trace.First)
+	g1, err := newPlaneGeometry(d, exact.Ints(-5, 2, 3), trace.First)
 	if err != nil || g1.W.String() != g.W.String() || g1.W0.Cmp(g.W0) != 0 {
 		t.Errorf("bias first: %+v, %v", g1, err)
 	}
@@ -132,8 +133,8 @@ func TestGeometry(t *testing.T) {
 			seen["projections"] = true
 			for i, p := range g.Points {
 				proj := math.Hypot(s.X[i], s.Y[i]) * math.Copysign(1, s.X[i]*2+s.Y[i]*3)
-				if dist := exact.Float(p.G) / math.Sqrt(13); math.Abs(proj-g.Origin()-dist) > 1e-12 {
-					t.Errorf("%s: projection %v less %v is not the distance %v", p.Sample, proj, g.Origin(), dist)
+				if dist := exact.Float(p.G) / math.Sqrt(13); math.Abs(proj-g.origin()-dist) > 1e-12 {
+					t.Errorf("%s: projection %v less %v is not the distance %v", p.Sample, proj, g.origin(), dist)
 				}
 			}
 		}
@@ -141,7 +142,7 @@ func TestGeometry(t *testing.T) {
 	if len(seen) != 3 {
 		t.Errorf("drawn: %v", seen)
 	}
-	if _, err := NewGeometry(d, exact.Ints(0, 0, 1), trace.Last); err == nil || !strings.Contains(err.Error(), "no boundary") {
+	if _, err := newPlaneGeometry(d, exact.Ints(0, 0, 1), trace.Last); err == nil || !strings.Contains(err.Error(), "no boundary") {
 		t.Errorf("w = 0: %v", err)
 	}
 }

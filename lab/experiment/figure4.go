@@ -95,21 +95,18 @@ var figure4R = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
 // Figure4 measures how often A-units of the kinds in Rosenblatt's 1958 figure 4 fire against
 // R, the proportion of the retina lit (0 to 0.5, the figure's axis), in its three panels, on
 // random retinal patterns, against the theory: Rosenblatt's binomial formula and the exact
-// finite-retina one. A second figure gives the cross-section at one R (Settings.Lit, default
-// 0.5) against the threshold. It also measures the Mark I's own (7, 4, 2) A-units on real
+// finite-retina one. A second figure gives the cross-section at one R (the parameter lit)
+// against the threshold. It also measures the Mark I's own (7, 4, 2) A-units on real
 // cards, against the theory at each card's lit fraction.
-func Figure4(ctx context.Context, s Settings) (*report.Report, error) {
-	return timed(func() (*report.Report, error) { return figure4(ctx, s) })
+func Figure4(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
+	return timed(func() (*report.Report, error) { return figure4(ctx, s, c.Float("lit")) })
 }
 
 // figure4Job is one measurement: so many units of one kind shown random patterns with k cells lit.
 type figure4Job struct{ x, y, theta, k int }
 
-func figure4(ctx context.Context, s Settings) (*report.Report, error) {
-	r := 0.5
-	if s.Lit > 0 {
-		r = s.Lit
-	}
+func figure4(ctx context.Context, s settings, r float64) (*report.Report, error) {
 	units, patterns := 4096, 400
 	if s.Quick {
 		units, patterns = 1024, 100
@@ -303,7 +300,7 @@ type cardsActivity struct {
 
 // markIOnCards presents the built-in letters and shapes to the default (ideal) Mark I and
 // compares each card's A-unit activity with the binomial P_a at that card's lit fraction.
-func markIOnCards(s Settings) (cardsActivity, error) {
+func markIOnCards(s settings) (cardsActivity, error) {
 	cfg := machine.Default().Ideal()
 	cfg.Seed = s.seed()
 	p := cfg.MarkI

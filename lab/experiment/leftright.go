@@ -24,11 +24,12 @@ type leftRightRun struct {
 // right of a card, told apart after about 50 trials (New York Times, 8 July 1958, "New Navy
 // Device Learns by Doing"). The figure "97 of 100 right after 30 to 40 training squares" that
 // this lab once cited has no source anyone here could find: the report marks it unverified.
-func LeftRight(ctx context.Context, s Settings) (*report.Report, error) {
+func LeftRight(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return leftRight(ctx, s) })
 }
 
-func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
+func leftRight(ctx context.Context, s settings) (*report.Report, error) {
 	const trials, nTest = 100, 100
 	seeds := s.seeds(10, 3)
 	conds := []bool{true, false} // ideal (a digital simulation), analog

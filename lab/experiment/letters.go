@@ -113,11 +113,12 @@ func minDistance(codes [][]int8) int {
 // historical 8 R-units with two codes (the binary code on 5 of them, and a code that uses all
 // 8): trained on one typeface and tested on the other; trained on both and tested on both (on
 // the cards it was trained on, and on new cards).
-func Letters(ctx context.Context, s Settings) (*report.Report, error) {
+func Letters(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return letters(ctx, s) })
 }
 
-func letters(ctx context.Context, s Settings) (*report.Report, error) {
+func letters(ctx context.Context, s settings) (*report.Report, error) {
 	one, err := lab.BuiltinSet("letters")
 	if err != nil {
 		return nil, err

@@ -28,7 +28,8 @@ const wikipedia = "Wikipedia, \"Mark I Perceptron\", an encyclopedia article who
 // it: 99.8% with 500 A-units and 10,000 training images, position and orientation varying, size
 // fixed, thick outlines better than solid figures (Wikipedia, "Mark I Perceptron"). 500 units
 // is not the 512 of the Mark I as built: the emulator runs both.
-func SquaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
+func SquaresCircles(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return squaresCircles(ctx, s) })
 }
 
@@ -89,7 +90,7 @@ func fillVerdict(outFinal, solidFinal, outBest, solidBest []float64) (text strin
 	return text + "; within the spread, or the two epochs disagree: no verdict", 0
 }
 
-func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
+func squaresCircles(ctx context.Context, s settings) (*report.Report, error) {
 	nTrain, nTest, epochs := 10000, 2000, 10
 	if s.Quick {
 		nTrain, nTest, epochs = 1000, 500, 5
@@ -277,7 +278,8 @@ type twoClass struct {
 
 // SquareDiamond reproduces "square vs diamond: 100% with 1,000 A-units and 60 images"
 // (Wikipedia, "Mark I Perceptron"): 1,000 units, not the Mark I's 512; the emulator runs both.
-func SquareDiamond(ctx context.Context, s Settings) (*report.Report, error) {
+func SquareDiamond(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"square-diamond", "A square against a diamond", "square-diamond",
 			"100% with 1,000 A-units and 60 images", wikipedia, report.Tertiary, "100%", 1, 1000, false})
@@ -286,7 +288,8 @@ func SquareDiamond(ctx context.Context, s Settings) (*report.Report, error) {
 
 // EF reproduces "E vs F: over 80% with 1,000 A-units and 60 images" (Wikipedia, "Mark I
 // Perceptron"): 1,000 units, not the Mark I's 512; the emulator runs both.
-func EF(ctx context.Context, s Settings) (*report.Report, error) {
+func EF(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"ef", "E against F", "ef",
 			"over 80% with 1,000 A-units and 60 images", wikipedia, report.Tertiary, "over 80%", 0.8, 1000, true})
@@ -295,14 +298,15 @@ func EF(ctx context.Context, s Settings) (*report.Report, error) {
 
 // XE runs X against E, a problem this lab was told the Mark I was shown; no figure and no
 // source for it have been found.
-func XE(ctx context.Context, s Settings) (*report.Report, error) {
+func XE(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"xe", "X against E", "xe",
 			"X against E as one of the Mark I's problems; no figure", "no source found", report.Unverified, "", -1, 0, true})
 	})
 }
 
-func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, error) {
+func twoClassRun(ctx context.Context, s settings, tc twoClass) (*report.Report, error) {
 	nTest, epochs := 1000, 100
 	if s.Quick {
 		nTest, epochs = 200, 50

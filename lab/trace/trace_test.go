@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -108,7 +109,7 @@ func TestCornellWorkedExample(t *testing.T) {
 		t.Fatalf("the examples: %v, %v", d, err)
 	}
 	// The bias input is among the examples' inputs (x_3 = -1): nothing added.
-	tr, err := Run(d, Config{Rule: Fixed, Eta: mustRat(t, "0.5"), Bias: None, Zero: Plus})
+	tr, err := Run(context.Background(), d, Config{Rule: Fixed, Eta: mustRat(t, "0.5"), Bias: None, Zero: Plus})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestHandWorked(t *testing.T) {
 		}, "(1/3, -0.5, 1)"},
 	}
 	for _, tt := range tests {
-		tr, err := Run(d, tt.c)
+		tr, err := Run(context.Background(), d, tt.c)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -262,7 +263,7 @@ func TestCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := Run(d, Config{Epochs: 1000})
+	tr, err := Run(context.Background(), d, Config{Epochs: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestRefusals(t *testing.T) {
 		{Config{B: exact.Int(1)}, "a margin b > 0 goes with the margin rule"},
 		{Config{Epochs: 150000}, "150000 epochs of 2 points: at most 200000 presentations"},
 	} {
-		if _, err := Run(d, c.c); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Run(context.Background(), d, c.c); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.c, err, c.want)
 		}
 	}
