@@ -75,16 +75,18 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"cards", "fold"}, `unknown subcommand "fold"`},
 	}
 	for _, tt := range tests {
-		code, out, errs := mark1(t, tt.args...)
-		if code != 2 && !strings.Contains(tt.want, "max-data-mb") {
-			t.Errorf("mark1 %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, errs)
-		}
-		if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
-			t.Errorf("mark1 %s: exit %d, stderr %q, want one line with %q", strings.Join(tt.args, " "), code, errs, tt.want)
-		}
-		if out != "" && !strings.HasPrefix(out, "usage") {
-			t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
-		}
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			code, out, errs := mark1(t, tt.args...)
+			if code != 2 && !strings.Contains(tt.want, "max-data-mb") {
+				t.Errorf("mark1 %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, errs)
+			}
+			if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+				t.Errorf("mark1 %s: exit %d, stderr %q, want one line with %q", strings.Join(tt.args, " "), code, errs, tt.want)
+			}
+			if out != "" && !strings.HasPrefix(out, "usage") {
+				t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
+			}
+		})
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
 		t.Error("a refused export made its folder")
@@ -102,12 +104,14 @@ func TestLabListings(t *testing.T) {
 		{[]string{"cards", "list"}, []string{"letters-both", "416 cards", "gen:squares-circles,n=200,seed=1", "connected"}},
 		{[]string{"help"}, []string{"experiment", "lab", "cards"}},
 	} {
-		out := mustRun(t, c.args...)
-		for _, w := range c.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("mark1 %s: output lacks %q", strings.Join(c.args, " "), w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			out := mustRun(t, c.args...)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("mark1 %s: output lacks %q", strings.Join(c.args, " "), w)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -360,15 +364,17 @@ func TestLabTextWidth(t *testing.T) {
 	}
 	runs = append(runs, []string{"experiment", "figure4", "-h"}, []string{"train", "-h"}, []string{"cards", "export", "-h"})
 	for _, args := range runs {
-		out := mustRun(t, args...)
-		for i, line := range strings.Split(out, "\n") {
-			if strings.HasPrefix(line, "    \t") {
-				line = "        " + line[5:]
+		t.Run(caseName(args), func(t *testing.T) {
+			out := mustRun(t, args...)
+			for i, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "    \t") {
+					line = "        " + line[5:]
+				}
+				if n := len([]rune(line)); n > 100 {
+					t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+				}
 			}
-			if n := len([]rune(line)); n > 100 {
-				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
-			}
-		}
+		})
 	}
 }
 
@@ -400,23 +406,38 @@ func TestLabWording(t *testing.T) {
 	}
 	bad := regexp.MustCompile(`\b1 (R-units|A-units|epochs|mistakes|corrections|cards|classes|samples|features|machines|seeds|wirings|trials)\b|\bseeds (\d+)-(\d+)\b|\[\d+( \d+)*\]`)
 	for _, tt := range tests {
-		out := mustRun(t, tt.args...)
-		cmd := strings.Join(tt.args, " ")
-		flat := strings.Join(strings.Fields(out), " ") // the text unwrapped
-		for _, w := range tt.want {
-			if !strings.Contains(out, w) && !strings.Contains(flat, w) {
-				t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			out := mustRun(t, tt.args...)
+			cmd := strings.Join(tt.args, " ")
+			flat := strings.Join(strings.Fields(out), " ") // the text unwrapped
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) && !strings.Contains(flat, w) {
+					t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
+				}
 			}
-		}
-		for _, w := range tt.not {
-			if strings.Contains(out, w) || strings.Contains(flat, w) {
-				t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
+			for _, w := range tt.not {
+				if strings.Contains(out, w) || strings.Contains(flat, w) {
+					t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
+				}
 			}
-		}
-		for _, m := range bad.FindAllStringSubmatch(out, -1) {
-			if m[2] == "" || m[2] == m[3] { // seeds 1-5 is right, seeds 1-1 is not
-				t.Errorf("mark1 %s: %q", cmd, m[0])
+			for _, m := range bad.FindAllStringSubmatch(out, -1) {
+				if m[2] == "" || m[2] == m[3] { // seeds 1-5 is right, seeds 1-1 is not
+					t.Errorf("mark1 %s: %q", cmd, m[0])
+				}
 			}
-		}
+		})
 	}
+}
+
+// caseName names a subtest after its command line, a path by its last element, so that one
+// case can be run alone (go test -run 'TestLabErrors/lab_flaws_--out_full$').
+func caseName(args []string) string {
+	var out []string
+	for _, a := range args {
+		if filepath.IsAbs(a) {
+			a = filepath.Base(a)
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }

@@ -23,21 +23,23 @@ func TestDigitTable(t *testing.T) {
 		{"train", "train8000-images.idx.gz", "train8000-labels.idx.gz"},
 		{"test", "test2000-images.idx.gz", "test2000-labels.idx.gz"},
 	} {
-		set, err := images.LoadIDX("../../testdata/mnist/"+f.images, "../../testdata/mnist/"+f.labels)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds, err := digitFeatures(set, "1", "5")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range ds {
-			_, index, _ := strings.Cut(d.Source, "#")
-			if d.Scale != 255*28*28 {
-				t.Fatalf("%s: scale %d", d.Source, d.Scale)
+		t.Run(f.set, func(t *testing.T) {
+			set, err := images.LoadIDX("../../testdata/mnist/"+f.images, "../../testdata/mnist/"+f.labels)
+			if err != nil {
+				t.Fatal(err)
 			}
-			fmt.Fprintf(&b, "%s,%s,%s,%d,%d\n", f.set, index, d.Label, d.Ink, d.Asym)
-		}
+			ds, err := digitFeatures(set, "1", "5")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				_, index, _ := strings.Cut(d.Source, "#")
+				if d.Scale != 255*28*28 {
+					t.Fatalf("%s: scale %d", d.Source, d.Scale)
+				}
+				fmt.Fprintf(&b, "%s,%s,%s,%d,%d\n", f.set, index, d.Label, d.Ink, d.Asym)
+			}
+		})
 	}
 	if *updateDigits {
 		if err := os.WriteFile("digits15.csv", []byte(b.String()), 0o644); err != nil {

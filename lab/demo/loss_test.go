@@ -37,52 +37,54 @@ func TestCriterionByHand(t *testing.T) {
 // by exactly |x|^2; and E_P rises after some updates (not only the first, from w = 0).
 func TestLossRuns(t *testing.T) {
 	for _, kind := range []string{"separable", "overlapping"} {
-		run, err := traceLoss(context.Background(), kind, kind, intProblem(kind, 40, 1), 20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range run.Epochs {
-			// The weights at the epoch's end.
-			var w []float64
-			for _, s := range run.Trace.Steps {
-				if s.Epoch == e.Epoch {
-					w = s.W.Floats()
+		t.Run(kind, func(t *testing.T) {
+			run, err := traceLoss(context.Background(), kind, kind, intProblem(kind, 40, 1), 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range run.Epochs {
+				// The weights at the epoch's end.
+				var w []float64
+				for _, s := range run.Trace.Steps {
+					if s.Epoch == e.Epoch {
+						w = s.W.Floats()
+					}
+				}
+				ep, mistakes := 0.0, 0
+				for _, p := range run.Data.Points {
+					x := p.X.Floats()
+					if m := float64(p.Y) * (w[0]*x[0] + w[1]*x[1] + w[2]); m <= 0 {
+						ep -= m
+						mistakes++
+					}
+				}
+				if exact.Float(e.EP) != ep || e.Mistakes != mistakes {
+					t.Errorf("%s epoch %d: E_P %s and %d mistakes, want %v and %d", kind, e.Epoch, exact.Format(e.EP), e.Mistakes, ep, mistakes)
 				}
 			}
-			ep, mistakes := 0.0, 0
-			for _, p := range run.Data.Points {
-				x := p.X.Floats()
-				if m := float64(p.Y) * (w[0]*x[0] + w[1]*x[1] + w[2]); m <= 0 {
-					ep -= m
-					mistakes++
+			rises := 0
+			for i, u := range run.Updates {
+				fall := new(big.Rat).Sub(u.TermBefore, u.TermAfter)
+				if fall.Cmp(u.Fall) != 0 || u.Fall.Sign() <= 0 || u.TermBefore.Sign() < 0 {
+					t.Errorf("%s step %d: the term goes from %s to %s, want a fall of |x|^2 = %s", kind, u.Step, exact.Format(u.TermBefore), exact.Format(u.TermAfter), exact.Format(u.Fall))
+				}
+				if i > 0 && u.After.Cmp(u.Before) > 0 {
+					rises++
 				}
 			}
-			if exact.Float(e.EP) != ep || e.Mistakes != mistakes {
-				t.Errorf("%s epoch %d: E_P %s and %d mistakes, want %v and %d", kind, e.Epoch, exact.Format(e.EP), e.Mistakes, ep, mistakes)
+			if rises == 0 {
+				t.Errorf("%s: E_P never rose after an update but the first", kind)
 			}
-		}
-		rises := 0
-		for i, u := range run.Updates {
-			fall := new(big.Rat).Sub(u.TermBefore, u.TermAfter)
-			if fall.Cmp(u.Fall) != 0 || u.Fall.Sign() <= 0 || u.TermBefore.Sign() < 0 {
-				t.Errorf("%s step %d: the term goes from %s to %s, want a fall of |x|^2 = %s", kind, u.Step, exact.Format(u.TermBefore), exact.Format(u.TermAfter), exact.Format(u.Fall))
+			switch t0 := run.Trace; kind {
+			case "separable":
+				if !t0.Converged || run.Epochs[len(run.Epochs)-1].EP.Sign() != 0 {
+					t.Errorf("separable: converged %v", t0.Converged)
+				}
+			default:
+				if t0.Converged || t0.Repeats < 0 {
+					t.Errorf("overlapping: converged %v, repeats %d: want the weights to cycle", t0.Converged, t0.Repeats)
+				}
 			}
-			if i > 0 && u.After.Cmp(u.Before) > 0 {
-				rises++
-			}
-		}
-		if rises == 0 {
-			t.Errorf("%s: E_P never rose after an update but the first", kind)
-		}
-		switch t0 := run.Trace; kind {
-		case "separable":
-			if !t0.Converged || run.Epochs[len(run.Epochs)-1].EP.Sign() != 0 {
-				t.Errorf("separable: converged %v", t0.Converged)
-			}
-		default:
-			if t0.Converged || t0.Repeats < 0 {
-				t.Errorf("overlapping: converged %v, repeats %d: want the weights to cycle", t0.Converged, t0.Repeats)
-			}
-		}
+		})
 	}
 }
