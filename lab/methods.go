@@ -151,7 +151,7 @@ func ParseMethod(s string) (Method, error) {
 
 // Options set how the methods run.
 type Options struct {
-	// Epochs is the most epochs an iterative method or the machine trains (default 50).
+	// Epochs is the most epochs an iterative method or the machine trains (0: DefaultEpochs).
 	Epochs int
 	// KeepGoing trains every epoch even after one without a correction.
 	KeepGoing bool
@@ -174,9 +174,12 @@ type Options struct {
 	Progress func(done, total int)
 }
 
+// DefaultEpochs is the most epochs of Options whose Epochs is 0.
+const DefaultEpochs = 50
+
 func (o Options) epochs() int {
 	if o.Epochs <= 0 {
-		return 50
+		return DefaultEpochs
 	}
 	return o.Epochs
 }

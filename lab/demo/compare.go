@@ -15,7 +15,7 @@ import (
 )
 
 func compareDemo() lab.Demo {
-	params := append(cardParams("", "", 50),
+	params := append(cardParams("", "", lab.DefaultEpochs),
 		lab.Param{Name: "methods", Kind: lab.String, Help: "methods, comma-separated: " + strings.Join(lab.MethodNames()[:9], ", ") + ", mark1+FLAW; a learner may end in /ovr, /ovo or /kdisc (default: every learner, and mark1 and mark1-analog for cards)"},
 		lab.Param{Name: "keep-going", Kind: lab.Bool, Help: "train every epoch even after one without a correction"},
 		lab.Param{Name: "in-order", Kind: lab.Bool, Help: "present the samples in the data's order every epoch (then mark1 and perceptron make the same corrections)"},

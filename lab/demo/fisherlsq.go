@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
@@ -20,7 +21,7 @@ func fisherLSQDemo() lab.Demo {
 	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly",
 		Args: "[--data FILE | --point X,...,Y ...]", Usage: "[--data FILE | --point X1,...,LABEL ...] [--seed N] [--quick]",
 		Params: []lab.Param{
-			{Name: "data", Kind: lab.String, Help: "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of 12 and 20 integer points)", QuickSets: true},
+			{Name: "data", Kind: lab.String, Help: "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of " + strconv.Itoa(fisherN1) + " and " + strconv.Itoa(fisherN2) + " integer points)", QuickSets: true},
 			{Name: "point", Kind: lab.Points, Help: "a sample X1,...,LABEL; repeat for more (instead of --data)", QuickSets: true},
 			seedParam("the seed of the default samples", true),
 		},
@@ -38,6 +39,9 @@ func fisherLSQDemo() lab.Demo {
 			return r, err
 		}}
 }
+
+// fisherN1 and fisherN2 are the sizes of the two classes of the default samples.
+const fisherN1, fisherN2 = 12, 20
 
 // fisherLSQ is Fisher's discriminant and least squares on two classes, exactly.
 type fisherLSQ struct {
@@ -234,10 +238,10 @@ func rows(m []exact.Vec) string {
 // targets N/N1 for one class and -N/N2 for the other gives Fisher's direction S_W⁻¹(m1 - m2)
 // and the bias -w.m that puts the threshold at the mean of all samples (Duda, Hart and Stork,
 // 5.8.2; Bishop, 4.1.5); with targets +1 and -1 the direction is still Fisher's, the bias not.
-// d nil: two classes of 12 and 20 integer points drawn from seed.
+// d nil: two classes of fisherN1 and fisherN2 integer points drawn from seed.
 func fisherLSQReport(ctx context.Context, d *trace.Data, seed uint64) (*report.Report, *fisherLSQ, error) {
 	if d == nil {
-		d = twoClasses(12, 20, seed)
+		d = twoClasses(fisherN1, fisherN2, seed)
 	}
 	f, err := newFisherLSQ(ctx, d)
 	if err != nil {
@@ -316,6 +320,6 @@ func fisherLSQChecks(f *fisherLSQ) []report.Check {
 		report.NewCheck("targets N/N1, -N/N2: every weight the same multiple of Fisher's (1: yes)", holds(f.Special.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
 		report.NewCheck("targets N/N1, -N/N2: w0 minus -w.m", off(f.Special), 0, 0, "the threshold not at the mean of all samples: not 0"),
 		report.NewCheck("targets +1, -1: every weight the same multiple of Fisher's (1: yes)", holds(f.Plain.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
-		report.NewCheck("targets +1, -1: |w0 minus -w.m| (classes of 12 and 20)", max(d, -d), 0.01, 10, "the targets mixed up, the bias at the mean: 0"),
+		report.NewCheck(fmt.Sprintf("targets +1, -1: |w0 minus -w.m| (classes of %d and %d)", fisherN1, fisherN2), max(d, -d), 0.01, 10, "the targets mixed up, the bias at the mean: 0"),
 	}
 }
