@@ -17,7 +17,7 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	p, err := lab.NewCardProblem(machine.Default(), cards, nil)
+	p, err := lab.NewCardDataset(machine.Default(), cards, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

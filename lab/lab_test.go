@@ -20,43 +20,45 @@ import (
 // class is one perceptron per class.
 func TestIdealMachineIsThePerceptron(t *testing.T) {
 	for _, set := range []string{"ef", "shapes"} {
-		cards, err := builtin.Load(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := machine.Default()
-		cfg.Seed = 3
-		p, err := NewCardProblem(cfg, cards, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		methods, err := ParseMethods("mark1,perceptron")
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs, err := Compare(context.Background(), p, methods, Options{Epochs: 15, InOrder: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, q := runs[0], runs[1]
-		if len(m.Curve) != len(q.Curve) || m.Corrections != q.Corrections {
-			t.Fatalf("%s: machine %d corrections in %d epochs, perceptron %d in %d", set, m.Corrections, len(m.Curve), q.Corrections, len(q.Curve))
-		}
-		for e := range m.Curve {
-			if m.Curve[e].Corrections != q.Curve[e].Corrections || m.Curve[e].TrainError != q.Curve[e].TrainError {
-				t.Fatalf("%s epoch %d: machine %+v, perceptron %+v", set, e+1, m.Curve[e], q.Curve[e])
+		t.Run(set, func(t *testing.T) {
+			cards, err := builtin.Load(set)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		// And the weights: the machine's pots are the perceptron's weights.
-		multi := q.Classifier.(*learn.Multi)
-		for r, u := range multi.Units {
-			if !slices.Equal(m.Machine.Weights(nil, r), u.W) {
-				t.Fatalf("%s: R-unit %d's pots differ from the perceptron's weights", set, r)
+			cfg := machine.Default()
+			cfg.Seed = 3
+			p, err := NewCardDataset(cfg, cards, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if m.Corrections == 0 || len(m.Curve) < 2 {
-			t.Fatalf("%s: a trivial run (%d corrections)", set, m.Corrections)
-		}
+			methods, err := ParseMethods("mark1,perceptron")
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := Compare(context.Background(), p, methods, Options{Epochs: 15, InOrder: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, q := runs[0], runs[1]
+			if len(m.Curve) != len(q.Curve) || m.Corrections != q.Corrections {
+				t.Fatalf("%s: machine %d corrections in %d epochs, perceptron %d in %d", set, m.Corrections, len(m.Curve), q.Corrections, len(q.Curve))
+			}
+			for e := range m.Curve {
+				if m.Curve[e].Corrections != q.Curve[e].Corrections || m.Curve[e].TrainError != q.Curve[e].TrainError {
+					t.Fatalf("%s epoch %d: machine %+v, perceptron %+v", set, e+1, m.Curve[e], q.Curve[e])
+				}
+			}
+			// And the weights: the machine's pots are the perceptron's weights.
+			multi := q.Classifier.(*learn.Multi)
+			for r, u := range multi.Units {
+				if !slices.Equal(m.Machine.Weights(nil, r), u.W) {
+					t.Fatalf("%s: R-unit %d's pots differ from the perceptron's weights", set, r)
+				}
+			}
+			if m.Corrections == 0 || len(m.Curve) < 2 {
+				t.Fatalf("%s: a trivial run (%d corrections)", set, m.Corrections)
+			}
+		})
 	}
 }
 
@@ -156,7 +158,7 @@ func TestCompare(t *testing.T) {
 	}
 	cfg := machine.Default()
 	cfg.MarkI.AUnits = 128
-	p, err := NewCardProblem(cfg, train, test)
+	p, err := NewCardDataset(cfg, train, test)
 	if err != nil {
 		t.Fatal(err)
 	}

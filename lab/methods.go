@@ -16,10 +16,10 @@ import (
 	"github.com/mark1-perceptron/mark1/patchboard"
 )
 
-// Problem is what the methods learn: training features and optional test features, with, for
-// a problem of cards, the machine configuration and the cards the features came from (the
+// Dataset is what the methods learn: training features and optional test features, with, for
+// a dataset of cards, the machine configuration and the cards the features came from (the
 // mark1 methods train that machine on the cards themselves).
-type Problem struct {
+type Dataset struct {
 	Name        string
 	Train, Test *learn.Data
 	Config      *machine.Config
@@ -29,9 +29,9 @@ type Problem struct {
 	Board *patchboard.Board
 }
 
-// NewCardProblem computes the features of the cards on the ideal machine cfg describes (see
+// NewCardDataset computes the features of the cards on the ideal machine cfg describes (see
 // Features): the test cards' classes are numbered as the training cards' (test may be nil).
-func NewCardProblem(cfg machine.Config, train, test *images.Set) (*Problem, error) {
+func NewCardDataset(cfg machine.Config, train, test *images.Set) (*Dataset, error) {
 	m, err := featureMachine(cfg, train.Classes)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func NewCardProblem(cfg machine.Config, train, test *images.Set) (*Problem, erro
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Name: train.Name, Config: &cfg, TrainCards: train, TestCards: test, Board: m.Board(),
+	p := &Dataset{Name: train.Name, Config: &cfg, TrainCards: train, TestCards: test, Board: m.Board(),
 		Train: deckFeatures(m, deck, train.Classes)}
 	if test != nil {
 		td, err := m.Prepare(test)
@@ -52,10 +52,10 @@ func NewCardProblem(cfg machine.Config, train, test *images.Set) (*Problem, erro
 	return p, nil
 }
 
-// NewMachineProblem is a problem of cards for the mark1 methods alone: the samples carry their
-// classes but no features (the learners need NewCardProblem's). It checks that the machine cfg
+// NewMachineDataset is a dataset of cards for the mark1 methods alone: the samples carry their
+// classes but no features (the learners need NewCardDataset's). It checks that the machine cfg
 // describes can take the cards, and costs no memory for features.
-func NewMachineProblem(cfg machine.Config, train, test *images.Set) (*Problem, error) {
+func NewMachineDataset(cfg machine.Config, train, test *images.Set) (*Dataset, error) {
 	m, err := featureMachine(cfg, train.Classes)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func NewMachineProblem(cfg machine.Config, train, test *images.Set) (*Problem, e
 		}
 		return d, nil
 	}
-	p := &Problem{Name: train.Name, Config: &cfg, TrainCards: train, TestCards: test, Board: m.Board()}
+	p := &Dataset{Name: train.Name, Config: &cfg, TrainCards: train, TestCards: test, Board: m.Board()}
 	if p.Train, err = labels(train); err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func ParseMethod(s string) (Method, error) {
 
 // Options set how the methods run.
 type Options struct {
-	// Epochs is the most epochs an iterative method or the machine trains (default 50).
+	// Epochs is the most epochs an iterative method or the machine trains (0: DefaultEpochs).
 	Epochs int
 	// KeepGoing trains every epoch even after one without a correction.
 	KeepGoing bool
@@ -174,9 +174,12 @@ type Options struct {
 	Progress func(done, total int)
 }
 
+// DefaultEpochs is the most epochs of Options whose Epochs is 0.
+const DefaultEpochs = 50
+
 func (o Options) epochs() int {
 	if o.Epochs <= 0 {
-		return 50
+		return DefaultEpochs
 	}
 	return o.Epochs
 }
@@ -190,7 +193,7 @@ type Point struct {
 	TestError   *float64 `json:"test_error,omitempty"`
 }
 
-// Run is what one method did on a problem.
+// Run is what one method did on a dataset.
 type Run struct {
 	Method string `json:"method"`
 	Epochs int    `json:"epochs"` // 0 for a closed form
@@ -227,7 +230,7 @@ func (r Run) ClosedForm() bool { return r.Epochs == 0 }
 
 // Compare runs the methods on p, up to Options.Workers at a time, and returns their runs in
 // the methods' order.
-func Compare(ctx context.Context, p *Problem, methods []Method, o Options) ([]Run, error) {
+func Compare(ctx context.Context, p *Dataset, methods []Method, o Options) ([]Run, error) {
 	if err := p.Train.Validate(); err != nil {
 		return nil, fmt.Errorf("training data: %w", err)
 	}
@@ -275,7 +278,7 @@ func errorRate(c learn.Classifier, d *learn.Data) *float64 {
 }
 
 // runLearner runs one learner: a closed form once, a perceptron rule epoch by epoch.
-func runLearner(ctx context.Context, p *Problem, m Method, o Options, tick func(int)) (Run, error) {
+func runLearner(ctx context.Context, p *Dataset, m Method, o Options, tick func(int)) (Run, error) {
 	var r Run
 	var c learn.Classifier
 	var err error
@@ -373,7 +376,7 @@ func MachineConfig(cfg machine.Config, k int, flaws string) (machine.Config, err
 
 // runMachine trains the Mark I on the problem's cards, evaluating it on the training and test
 // cards after every epoch (see Evaluate: evaluating does not disturb training).
-func runMachine(ctx context.Context, p *Problem, m Method, o Options, tick func(int)) (Run, error) {
+func runMachine(ctx context.Context, p *Dataset, m Method, o Options, tick func(int)) (Run, error) {
 	var r Run
 	cfg, err := MachineConfig(*p.Config, len(p.TrainCards.Classes), m.Flaws)
 	if err != nil {

@@ -22,16 +22,9 @@ type bound struct {
 	lo, hi int
 }
 
-// intRange defines an int flag, as Int does, whose value must lie in lo..hi: parse refuses
-// one outside with "--name V: want lo..hi". The flag is an int flag like any other (-h lists
-// it so); def must lie in the range.
-func (f *flagSet) intRange(name string, def, lo, hi int, usage string) *int {
-	p := new(int)
-	f.intRangeVar(p, name, def, lo, hi, usage)
-	return p
-}
-
-// intRangeVar is intRange storing the value in p.
+// intRangeVar defines an int flag, as IntVar does, whose value must lie in lo..hi: parse
+// refuses one outside with "--name V: want lo..hi". The flag is an int flag like any other (-h
+// lists it so); def must lie in the range.
 func (f *flagSet) intRangeVar(p *int, name string, def, lo, hi int, usage string) {
 	if def < lo || def > hi {
 		panic(fmt.Sprintf("mark1: --%s: default %d outside %d..%d", name, def, lo, hi))
@@ -40,7 +33,7 @@ func (f *flagSet) intRangeVar(p *int, name string, def, lo, hi int, usage string
 	f.bounds = append(f.bounds, bound{name, p, lo, hi})
 }
 
-// checkBounds refuses the first intRange flag, in the order they were defined, whose value is
+// checkBounds refuses the first intRangeVar flag, in the order they were defined, whose value is
 // outside its range.
 func (f *flagSet) checkBounds() error {
 	for _, b := range f.bounds {

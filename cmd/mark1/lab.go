@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,13 +17,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/internal/atomicfile"
 	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/demo"
 	"github.com/mark1-perceptron/mark1/lab/learn"
-	"github.com/mark1-perceptron/mark1/lab/lesson"
 	"github.com/mark1-perceptron/mark1/lab/problem"
-	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
@@ -30,55 +29,25 @@ func init() {
 	commands = append(commands, command{"lab", "[DEMO [flags]]", "the lecture notes' methods on the Mark I's features, and what its analog parts do", cmdLab})
 }
 
-// contextT is the context every lab run takes.
-type contextT = context.Context
-
-// labDemo is one "mark1 lab" subcommand.
-type labDemo struct {
-	name, args, help string
-	run              func(name string, args []string, stdout, stderr io.Writer) error
-}
-
-func labDemos() []labDemo {
-	return []labDemo{
-		{"compare", "--data SPEC [--test SPEC] [--methods LIST]", "learners and the Mark I on the same features: errors, corrections, time, curves", labCompare},
-		{"novikoff", "[--problems N --dim D --points N --margin G]", "the convergence theorem: corrections against the bound R^2/gamma^2", labNovikoff},
-		{"nonseparable", "[--epochs N --cards N]", "XOR, parity, connectedness: the perceptron cycles, the pocket keeps its best", labNonSeparable},
-		{"outliers", "[--draws N --outliers N]", "least squares fails on outliers; the perceptron and Fisher do not", labOutliers},
-		{"flaws", "[--data SPEC --test SPEC --epochs N]", "the Mark I ideal, with each analog flaw alone, with all", labFlaws},
-		{"forget", "[--data SPEC --test SPEC --hours LIST]", "a trained machine left idle for machine-hours forgets", labForget},
-		{"aunits", "[--data SPEC --test SPEC --counts LIST]", "why random A-units help: pixels against 512 and 4,096 A-units", labAUnits},
-		{"fields", "[--data SPEC]", "what each R-unit has learned, carried back onto the retina", labFields},
-		{"trace", "--data FILE | --point X,...,Y ... [--init W]", "a rule worked by hand: every presentation in exact numbers", labTrace},
-		{"geometry", "--data FILE | --point X1,X2,Y ... [--w W]", "w normal to the boundary, distances g(x)/|w|, projections", labGeometry},
-		{"loss", "[--points N --epochs N]", "mistakes and the perceptron criterion E_P; the rule as SGD on E_P", labLoss},
-		{"regions", "[--method lsq|perceptron --classes K]", "one-vs-rest, one-vs-one, K discriminants: who answers where", labRegions},
-		{"masking", "[--n N --noise S]", "least squares never answers the middle of three classes; perceptron, Fisher do", labMasking},
-		{"boolean", "[--epochs N]", "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not", labBoolean},
-		{"digits", "[--updates N]", "the pocket against the perceptron: MNIST 1s against 5s on two features", labDigits},
-		{"fisher-lsq", "[--data FILE | --point X,...,Y ...]", "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly", labFisherLSQ},
-	}
-}
-
+// cmdLab lists the demonstrations of lab/demo, or runs one.
 func cmdLab(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "list" || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(stdout, "usage: mark1 lab DEMO [flags] [--json] [--out DIR]\n\ndemos (\"mark1 lab DEMO -h\" for the flags):")
-		for _, d := range labDemos() {
-			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.name, d.args, "", d.help)
+		for _, d := range demo.All() {
+			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.Name, d.Args, "", d.Help)
 		}
 		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list),\nidx:IMAGES,LABELS, a folder of class folders, or for compare problem:NAME[,key=value...]\n(xor, parity, separable, outliers, blobs).")
 		return nil
 	}
-	for _, d := range labDemos() {
-		if d.name == args[0] {
-			return d.run(d.name, args[1:], stdout, stderr)
+	d, ok := demo.Find(args[0])
+	if !ok {
+		var names []string
+		for _, d := range demo.All() {
+			names = append(names, d.Name)
 		}
+		return usageErr(fmt.Sprintf("unknown demo %q (have %s)", args[0], strings.Join(names, ", ")))
 	}
-	var names []string
-	for _, d := range labDemos() {
-		names = append(names, d.name)
-	}
-	return usageErr(fmt.Sprintf("unknown demo %q (have %s)", args[0], strings.Join(names, ", ")))
+	return runDemo("lab", d, args[1:], stdout, stderr)
 }
 
 // outFlags are the output flags of every lab and experiment run.
@@ -88,10 +57,13 @@ type outFlags struct {
 	workers int
 }
 
-func (o *outFlags) register(fs *flagSet) {
+// register adds --json and --out, and --workers for a run of parallel jobs.
+func (o *outFlags) register(fs *flagSet, workers bool) {
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.out, "out", "", "write everything the run makes into this new (or empty) folder: index.html, report.json, CSV tables, PNG figures and their data")
-	fs.intRangeVar(&o.workers, "workers", 0, 0, 1024, "runs at once (0: one per core); the numbers do not depend on it")
+	if workers {
+		fs.intRangeVar(&o.workers, "workers", 0, 0, 1024, "runs at once (0: one per core); the numbers do not depend on it")
+	}
 }
 
 // check refuses, before any work, an --out that cannot be a new folder to write in: a file, a
@@ -122,6 +94,258 @@ func (o *outFlags) check() error {
 		return fmt.Errorf("--out %w", err)
 	}
 	return nil
+}
+
+// pointList is a repeatable --point X1,X2,...,LABEL flag.
+type pointList []string
+
+func (p *pointList) String() string { return strings.Join(*p, " ") }
+
+func (p *pointList) Set(v string) error {
+	*p = append(*p, v)
+	return nil
+}
+
+// registerParams adds a flag for each of a run's parameters, of its kind, with its default
+// and help (the ranges are the parameters' own: lab.Values.Check).
+func registerParams(fs *flagSet, params []lab.Param) map[string]*pointList {
+	points := map[string]*pointList{}
+	for _, p := range params {
+		def := p.Default
+		num := func() string {
+			if def == "" {
+				return "0"
+			}
+			return def
+		}
+		var err error
+		switch p.Kind {
+		case lab.Int:
+			var n int
+			n, err = strconv.Atoi(num())
+			fs.Int(p.Name, n, p.Help)
+		case lab.Uint:
+			var n uint64
+			n, err = strconv.ParseUint(num(), 10, 64)
+			fs.Uint64(p.Name, n, p.Help)
+		case lab.Float:
+			var f float64
+			f, err = strconv.ParseFloat(num(), 64)
+			fs.Float64(p.Name, f, p.Help)
+		case lab.Bool:
+			fs.Bool(p.Name, def == "true", p.Help)
+		case lab.Points:
+			points[p.Name] = &pointList{}
+			fs.Var(points[p.Name], p.Name, p.Help)
+		default:
+			fs.String(p.Name, def, p.Help)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("mark1: --%s: default %q: %v", p.Name, def, err))
+		}
+	}
+	return points
+}
+
+// paramValues are the values of a run's parameters the command line gave.
+func paramValues(fs *flagSet, params []lab.Param, points map[string]*pointList) (lab.Values, error) {
+	v := lab.NewValues(params)
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		for _, p := range params {
+			switch {
+			case p.Name != f.Name || err != nil:
+			case p.Kind == lab.Points:
+				for _, s := range *points[p.Name] {
+					if err = v.Set(p.Name, s); err != nil {
+						return
+					}
+				}
+			default:
+				err = v.Set(p.Name, f.Value.String())
+			}
+		}
+	})
+	if err == nil {
+		err = v.Check()
+	}
+	return v, err
+}
+
+// runDemo is the one harness of every lab demo and historical experiment (cmd is "lab" or
+// "experiment"): it makes the run's flags from its parameters (and the machine's, the data
+// budget's and the output's, as the run uses them), refuses a bad command line before any
+// work, loads the cards it names, runs it with a progress bar, stopping cleanly on Ctrl-C (no
+// output then, exit 130), and prints its report (text or JSON), writing its files with --out.
+func runDemo(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer) error {
+	err := runDemoErr(cmd, d, args, stdout, stderr)
+	if lab.IsParamError(err) {
+		return usageErr(err.Error())
+	}
+	return err
+}
+
+func runDemoErr(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer) error {
+	name := cmd + " " + d.Name
+	fs := newFlags(name, d.Usage, stdout)
+	var of outFlags
+	of.register(fs, d.Uses&lab.UsesWorkers != 0)
+	var mf machineFlags
+	if d.Uses&lab.UsesMachine != 0 {
+		mf.register(fs)
+	}
+	var df dataFlags
+	if d.Uses&lab.UsesCards != 0 {
+		df.register(fs)
+	}
+	var quick bool
+	if d.Quick != nil {
+		fs.BoolVar(&quick, "quick", false, d.Quick.Help)
+	}
+	points := registerParams(fs, d.Params)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	vals, err := paramValues(fs, d.Params, points)
+	switch {
+	case err != nil:
+		return err
+	case fs.NArg() > 0:
+		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	if quick {
+		if err := d.QuickRefusal(vals); err != nil {
+			return err
+		}
+	}
+	if err := of.check(); err != nil {
+		return err
+	}
+	c := lab.Config{Values: vals, Machine: machine.Default(), Quick: quick, Workers: of.workers}
+	if d.Uses&lab.UsesMachine != 0 {
+		if d.Uses&lab.UsesCards != 0 {
+			for _, f := range []string{"r-units", "coding"} {
+				if fs.given(f) {
+					return usageErr(fmt.Sprintf("--%s: the lab gives the Mark I one R-unit for two classes and one per class for more", f))
+				}
+			}
+		}
+		if c.Machine, err = mf.buildConfig(); err != nil {
+			return err
+		}
+		fs.Visit(func(f *flag.Flag) {
+			own := slices.ContainsFunc(d.Params, func(p lab.Param) bool { return p.Name == f.Name })
+			if !own && !slices.Contains([]string{"json", "out", "workers", "quick", "max-data-mb"}, f.Name) {
+				c.MachineSet = append(c.MachineSet, f.Name)
+			}
+		})
+	}
+	// From here on Ctrl-C stops the run: loading the cards, running, writing.
+	stop := watchSignals()
+	defer stop.release()
+	ctx, cancel := signalContext(stop)
+	defer cancel()
+	stopped := func(what string) error {
+		sig := stop.signal()
+		stop.release()
+		return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s%s", sig, what)}
+	}
+	if d.Uses&lab.UsesCards != 0 && !quick {
+		err := loadCardParams(&c, &df)
+		if stop.signal() != nil {
+			return stopped("; nothing written")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	bar := newLabBar(stderr, of.json, name)
+	c.Progress = bar.update
+	start := time.Now()
+	rep, err := d.Run(ctx, c)
+	bar.finish()
+	switch {
+	case stop.signal() != nil:
+		return stopped("; nothing written")
+	case err != nil:
+		return err
+	}
+	rep.Command = "mark1 " + name + argString(args)
+	if rep.Seconds == 0 {
+		rep.Seconds = time.Since(start).Seconds()
+	}
+	if of.out != "" {
+		err := rep.WriteDir(of.out)
+		if stop.signal() != nil {
+			return stopped(fmt.Sprintf(" while writing %s; every file written there is whole", of.out))
+		}
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	stop.release()
+	if of.json {
+		return writeJSON(stdout, rep)
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return err
+	}
+	if of.out != "" {
+		fmt.Fprintf(stdout, "\nwrote %s (open %s)\n", of.out, filepath.Join(of.out, "index.html"))
+	}
+	return nil
+}
+
+// loadCardParams loads the cards (and, where a run takes them, the problems of features) its
+// Cards parameters name, within the --max-data-mb budget, and lets the run charge what it
+// computes from them to the same budget.
+func loadCardParams(c *lab.Config, df *dataFlags) error {
+	loader, err := df.loader()
+	if err != nil {
+		return err
+	}
+	c.Reserve = func(what string, bytes int64) error { return budgetHint(loader.Reserve(what, bytes)) }
+	for _, p := range c.Params() {
+		if p.Kind != lab.Cards {
+			continue
+		}
+		spec := c.String(p.Name)
+		switch {
+		case spec == "none" || spec == "" && !p.Required:
+			continue
+		case spec == "":
+			return usageErr(fmt.Sprintf("--%s is required (%s)", p.Name, dataKinds(p.Problems)))
+		case p.Problems:
+			if err := checkSpec(spec, true); err != nil {
+				return fmt.Errorf("--%s %w", p.Name, err)
+			}
+			if strings.HasPrefix(spec, "problem:") {
+				d, err := loadProblem(spec, "--"+p.Name)
+				if err != nil {
+					return err
+				}
+				c.SetData(p.Name, d)
+				continue
+			}
+		}
+		set, err := loadCards(spec, loader)
+		if err != nil {
+			return budgetHint(err)
+		}
+		c.SetData(p.Name, set)
+	}
+	return nil
+}
+
+// loadProblem reads a problem:NAME spec for compare.
+func loadProblem(spec, flag string) (*learn.Data, error) {
+	text := strings.TrimPrefix(spec, "problem:")
+	s, err := problem.Parse(text)
+	if err != nil {
+		name, _, _ := strings.Cut(text, ",")
+		return nil, usageErr(fmt.Sprintf("%s %q: %s%s", flag, spec, strings.TrimPrefix(err.Error(), "problem: "), nameHint("problem:", name)))
+	}
+	return s.Generate()
 }
 
 // signalContext returns a context that ends when the watch sees a stop signal.
@@ -185,468 +409,15 @@ func (b *labBar) finish() {
 	}
 }
 
-// runReport runs a lab or experiment run with a progress bar, stopping cleanly on Ctrl-C (no
-// output then), and prints its report (text or JSON), writing its files with --out.
-func runReport(of *outFlags, name string, stdout, stderr io.Writer, cmdline string, run func(ctx contextT, progress func(int, int)) (*report.Report, error)) error {
-	stop := watchSignals()
-	ctx, cancel := signalContext(stop)
-	defer cancel()
-	bar := newLabBar(stderr, of.json, name)
-	start := time.Now()
-	rep, err := run(ctx, bar.update)
-	bar.finish()
-	if sig := stop.signal(); sig != nil {
-		stop.release()
-		return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s; nothing written", sig)}
-	}
-	if err != nil {
-		stop.release()
-		return err
-	}
-	rep.Command = cmdline
-	if rep.Seconds == 0 {
-		rep.Seconds = time.Since(start).Seconds()
-	}
-	if of.out != "" {
-		err := rep.WriteDir(of.out)
-		if sig := stop.signal(); sig != nil {
-			stop.release()
-			return &interrupted{sig: sig, msg: fmt.Sprintf("interrupted by %s while writing %s; every file written there is whole", sig, of.out)}
+// argString quotes the arguments of a command line as a shell would need them.
+func argString(args []string) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a == "" || strings.ContainsAny(a, " \t\"'$\\|&;<>()*?[]#~") {
+			a = strconv.Quote(a)
 		}
-		if err != nil {
-			stop.release()
-			return fmt.Errorf("--out: %w", err)
-		}
+		b.WriteString(a)
 	}
-	stop.release()
-	if of.json {
-		return writeJSON(stdout, rep)
-	}
-	if err := rep.WriteText(stdout); err != nil {
-		return err
-	}
-	if of.out != "" {
-		fmt.Fprintf(stdout, "\nwrote %s (open %s)\n", of.out, filepath.Join(of.out, "index.html"))
-	}
-	return nil
-}
-
-// cardArgs are the flags of the demos that train the Mark I on cards.
-type cardArgs struct {
-	fs         *flagSet
-	mf         machineFlags
-	df         dataFlags
-	of         outFlags
-	data, test string
-	epochs     int
-	seeds      int
-	quick      bool
-	loader     *images.Loader
-}
-
-// quickFlags are the flags a demo's --quick run sets itself.
-var quickFlags = []string{"data", "test", "epochs", "seeds", "hours", "counts", "problems", "dim", "points", "margin", "no-cards", "cards", "draws", "outliers"}
-
-// addQuick registers --quick: the demo's quick run, with the checks the tests hold.
-func addQuick(fs *flagSet, quick *bool) {
-	fs.BoolVar(quick, "quick", false, "the demo's quick run: its own data, sizes and machines, in seconds, with the checks the tests hold (leave out the flags that set them)")
-}
-
-// checkQuick refuses, with --quick, the flags the quick run sets itself.
-func checkQuick(fs *flagSet, quick bool) error {
-	if !quick {
-		return nil
-	}
-	for _, f := range quickFlags {
-		if fs.given(f) {
-			return usageErr(fmt.Sprintf("--quick runs the demo's own data, sizes and machines: leave out --%s", f))
-		}
-	}
-	return nil
-}
-
-func newCardArgs(name, args string, stdout io.Writer, data, test string, epochs int) *cardArgs {
-	c := &cardArgs{fs: newFlags("lab "+name, args, stdout)}
-	c.mf.register(c.fs)
-	c.df.register(c.fs)
-	c.of.register(c.fs)
-	c.fs.StringVar(&c.data, "data", data, "cards to train on: builtin:NAME, gen:KIND[,key=value...], idx:IMAGES,LABELS or a folder")
-	c.fs.StringVar(&c.test, "test", test, "cards to test on (same forms; \"none\" for none; the default only goes with the default --data)")
-	c.fs.intRangeVar(&c.epochs, "epochs", epochs, 1, 100000, "most epochs of training")
-	c.fs.intRangeVar(&c.seeds, "seeds", 3, 1, 1000, "machines per condition, seeds SEED, SEED+1, ... (flaws, aunits); figures are medians")
-	return c
-}
-
-// load parses the command line and loads the cards and the machine configuration.
-func (c *cardArgs) load(args []string) (train, test *images.Set, cfg machine.Config, err error) {
-	if err = c.fs.parse(args); err != nil {
-		return
-	}
-	if c.fs.NArg() > 0 {
-		err = usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
-		return
-	}
-	if err = checkQuick(c.fs, c.quick); err != nil {
-		return
-	}
-	if err = c.of.check(); err != nil {
-		return
-	}
-	for _, f := range []string{"r-units", "coding"} {
-		if c.fs.given(f) {
-			err = usageErr(fmt.Sprintf("--%s: the lab gives the Mark I one R-unit for two classes and one per class for more", f))
-			return
-		}
-	}
-	if cfg, err = c.mf.buildConfig(); err != nil || c.quick {
-		return // a quick run loads its own cards
-	}
-	loader, lerr := c.df.loader()
-	if lerr != nil {
-		err = lerr
-		return
-	}
-	c.loader = loader
-	if train, err = loadCards(c.data, loader); err != nil {
-		err = budgetHint(err)
-		return
-	}
-	if c.fs.given("data") && !c.fs.given("test") {
-		c.test = "" // the default test cards go with the default training cards only
-	}
-	if c.test != "" && c.test != "none" {
-		if test, err = loadCards(c.test, loader); err != nil {
-			err = budgetHint(err)
-			return
-		}
-		var unknown []string
-		for _, cl := range test.Classes {
-			if !slices.Contains(train.Classes, cl) {
-				unknown = append(unknown, strconv.Quote(cl))
-			}
-		}
-		if len(unknown) > 0 {
-			err = usageErr(fmt.Sprintf("--test %s: classes %s are not among the training classes of --data %s", c.test, briefClasses(unknown), c.data))
-			return
-		}
-	}
-	return
-}
-
-// cards returns the demonstrations' CardsConfig.
-func (c *cardArgs) cards(train, test *images.Set, cfg machine.Config, progress func(int, int)) lesson.CardsConfig {
-	return lesson.CardsConfig{Train: train, Test: test, Machine: cfg, Epochs: c.epochs, Seeds: c.seeds, Quick: c.quick, Workers: c.of.workers, Progress: progress}
-}
-
-func labFlaws(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--epochs N] [--quick] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 20)
-	addQuick(c.fs, &c.quick)
-	train, test, cfg, err := c.load(args)
-	if err != nil {
-		return err
-	}
-	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Flaws(ctx, c.cards(train, test, cfg, p))
-	})
-}
-
-func labForget(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--hours LIST] [--quick] [machine flags]", stdout, "builtin:letters", "gen:letters,n=520,seed=2,shift=4", 100)
-	hours := c.fs.String("hours", "1,10,100,1000,10000", "machine-hours of idling to test, comma-separated")
-	addQuick(c.fs, &c.quick)
-	train, test, cfg, err := c.load(args)
-	if err != nil {
-		return err
-	}
-	hs, err := parseFloats(*hours, "--hours")
-	if err != nil {
-		return err
-	}
-	for _, h := range hs {
-		if h < 0 || float64(h*3600) > machine.MaxIdle {
-			return usageErr(fmt.Sprintf("--hours %v: want 0 to %.0f", h, machine.MaxIdle/3600))
-		}
-	}
-	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Forget(ctx, lesson.ForgetConfig{CardsConfig: c.cards(train, test, cfg, p), Hours: hs})
-	})
-}
-
-func labAUnits(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--test SPEC] [--counts LIST] [--quick] [machine flags]", stdout, "gen:squares-circles,n=1000", "gen:squares-circles,n=1000,seed=2", 30)
-	counts := c.fs.String("counts", "512,4096", "numbers of random A-units to set against the pixels, comma-separated")
-	addQuick(c.fs, &c.quick)
-	train, test, cfg, err := c.load(args)
-	if err != nil {
-		return err
-	}
-	if c.fs.given("wiring") || c.fs.given("a-units") {
-		return usageErr("--wiring and --a-units: this demo sets the wiring itself (pixels, then --counts A-units)")
-	}
-	fs, err := parseFloats(*counts, "--counts")
-	if err != nil {
-		return err
-	}
-	var ns []int
-	for _, f := range fs {
-		if f != float64(int(f)) || f < 1 || f > 65536 {
-			return usageErr(fmt.Sprintf("--counts %v: want whole numbers of A-units, 1..65536", f))
-		}
-		ns = append(ns, int(f))
-	}
-	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.AUnits(ctx, lesson.AUnitsConfig{CardsConfig: c.cards(train, test, cfg, p), Counts: ns})
-	})
-}
-
-func labFields(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "[--data SPEC] [--epochs N] [--quick] [machine flags]", stdout, "builtin:leftright", "none", 100)
-	addQuick(c.fs, &c.quick)
-	train, test, cfg, err := c.load(args)
-	if err != nil {
-		return err
-	}
-	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Fields(ctx, c.cards(train, test, cfg, p))
-	})
-}
-
-// parseFloats reads a comma-separated list of numbers for a flag.
-func parseFloats(s, flag string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v != v {
-			return nil, usageErr(fmt.Sprintf("%s %q: want numbers separated by commas", flag, s))
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return nil, usageErr(fmt.Sprintf("%s: want at least one number", flag))
-	}
-	return out, nil
-}
-
-func labNovikoff(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--problems N] [--dim D] [--points N] [--margin G] [--no-cards] [--quick]", stdout)
-	var of outFlags
-	of.register(fs)
-	var mf machineFlags
-	mf.register(fs)
-	problems := fs.intRange("problems", 200, 1, 100000, "random separable problems")
-	dim := fs.intRange("dim", 10, 1, 1000, "features of each problem")
-	points := fs.intRange("points", 100, 2, 100000, "samples of each problem")
-	margin := fs.Float64("margin", 0.05, "least distance of a sample from the planted hyperplane, 0 < G < 0.5")
-	noCards := fs.Bool("no-cards", false, "leave out the Mark I's own problems (the built-in two-class sets through its A-units)")
-	var quick bool
-	addQuick(fs, &quick)
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := checkQuick(fs, quick); err != nil {
-		return err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case !(*margin > 0 && *margin < 0.5):
-		return usageErr(fmt.Sprintf("--margin %v: want 0 < G < 0.5", *margin))
-	}
-	if err := of.check(); err != nil {
-		return err
-	}
-	cfg, err := mf.buildConfig()
-	if err != nil {
-		return err
-	}
-	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Novikoff(ctx, lesson.NovikoffConfig{Problems: *problems, Dim: *dim, Points: *points, Margin: *margin, Seed: cfg.Seed,
-			Cards: !*noCards, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
-	})
-}
-
-func labNonSeparable(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--epochs N] [--cards N] [--seed N] [--quick] [machine flags]", stdout)
-	var of outFlags
-	of.register(fs)
-	var mf machineFlags
-	mf.register(fs)
-	epochs := fs.intRange("epochs", 100, 2, 100000, "epochs of the perceptron and the pocket")
-	cards := fs.intRange("cards", 400, 2, 20000, "connectedness cards to train on, and as many new ones to test on")
-	var quick bool
-	addQuick(fs, &quick)
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := checkQuick(fs, quick); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	}
-	if err := of.check(); err != nil {
-		return err
-	}
-	cfg, err := mf.buildConfig()
-	if err != nil {
-		return err
-	}
-	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.NonSeparable(ctx, lesson.NonSeparableConfig{Epochs: *epochs, Cards: *cards, Seed: cfg.Seed, Machine: cfg, Quick: quick, Workers: of.workers, Progress: p})
-	})
-}
-
-func labOutliers(name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lab "+name, "[--draws N] [--outliers N] [--seed N] [--quick]", stdout)
-	var of outFlags
-	of.register(fs)
-	draws := fs.intRange("draws", 20, 1, 10000, "random draws of the data")
-	outliers := fs.intRange("outliers", 10, 1, 10000, "outlying samples added")
-	seed := fs.Uint64("seed", 1, "first seed")
-	var quick bool
-	addQuick(fs, &quick)
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if err := checkQuick(fs, quick); err != nil {
-		return err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return usageErr(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
-	case *seed == 0:
-		return usageErr("--seed 0: seeds start at 1")
-	}
-	if err := of.check(); err != nil {
-		return err
-	}
-	return runReport(&of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, p func(int, int)) (*report.Report, error) {
-		return lesson.Outliers(ctx, lesson.OutliersConfig{Draws: *draws, Outliers: *outliers, Seed: *seed, Quick: quick, Workers: of.workers, Progress: p})
-	})
-}
-
-// loadProblem reads a problem:NAME spec for compare.
-func loadProblem(spec, flag string) (*learn.Data, error) {
-	text := strings.TrimPrefix(spec, "problem:")
-	s, err := problem.Parse(text)
-	if err != nil {
-		name, _, _ := strings.Cut(text, ",")
-		return nil, usageErr(fmt.Sprintf("%s %q: %s%s", flag, spec, strings.TrimPrefix(err.Error(), "problem: "), nameHint("problem:", name)))
-	}
-	return s.Generate()
-}
-
-func labCompare(name string, args []string, stdout, stderr io.Writer) error {
-	c := newCardArgs(name, "--data SPEC [--test SPEC] [--methods LIST] [--epochs N] [machine flags]", stdout, "", "", 50)
-	methods := c.fs.String("methods", "", "methods, comma-separated: "+strings.Join(lab.MethodNames()[:9], ", ")+", mark1+FLAW; a learner may end in /ovr, /ovo or /kdisc (default: every learner, and mark1 and mark1-analog for cards)")
-	keepGoing := c.fs.Bool("keep-going", false, "train every epoch even after one without a correction")
-	inOrder := c.fs.Bool("in-order", false, "present the samples in the data's order every epoch (then mark1 and perceptron make the same corrections)")
-	margin := c.fs.Float64("margin", 1, "the variable-increment rule's margin b")
-	eta := c.fs.Float64("eta", 1, "the perceptron rules' first increment eta(1)")
-	schedule := c.fs.String("schedule", "1/k", "the variable-increment rule's eta(k): const, 1/k or 1/sqrt(k)")
-	// Problems of features are not cards: parse first, then load what the specs name.
-	if err := c.fs.parse(args); err != nil {
-		return err
-	}
-	if c.fs.NArg() > 0 {
-		return usageErr(fmt.Sprintf("unexpected argument %q", c.fs.Arg(0)))
-	}
-	if c.data == "" {
-		return usageErr("--data is required (" + dataKinds(true) + ")")
-	}
-	for _, s := range []struct{ flag, spec string }{{"--data", c.data}, {"--test", c.test}} {
-		if s.spec == "" || s.spec == "none" {
-			continue
-		}
-		if err := checkSpec(s.spec, true); err != nil {
-			return fmt.Errorf("%s %w", s.flag, err)
-		}
-	}
-	sched, err := learn.ParseSchedule(*schedule)
-	if err != nil {
-		return usageErr("--schedule: " + strings.TrimPrefix(err.Error(), "learn: "))
-	}
-	if !(*margin >= 0) || !(*eta > 0) || *margin > 1e12 || *eta > 1e12 {
-		return usageErr(fmt.Sprintf("--margin %v, --eta %v: want margin >= 0 and eta > 0", *margin, *eta))
-	}
-	var p *lab.Problem
-	if strings.HasPrefix(c.data, "problem:") {
-		if c.test != "" && !strings.HasPrefix(c.test, "problem:") {
-			return usageErr("--test: a problem of features is tested on a problem (problem:NAME,seed=...)")
-		}
-		if err := c.of.check(); err != nil {
-			return err
-		}
-		train, err := loadProblem(c.data, "--data")
-		if err != nil {
-			return err
-		}
-		p = &lab.Problem{Name: c.data, Train: train}
-		if c.test != "" {
-			if p.Test, err = loadProblem(c.test, "--test"); err != nil {
-				return err
-			}
-			if p.Test.Dim() != train.Dim() || p.Test.K() != train.K() {
-				return usageErr(fmt.Sprintf("--test %s: %d features and %d classes, the training problem has %d and %d", c.test, p.Test.Dim(), p.Test.K(), train.Dim(), train.K()))
-			}
-		}
-	} else {
-		train, test, cfg, err := c.load(args)
-		if err != nil {
-			return err
-		}
-		// The learners work on the A-unit states of every card, one float64 each.
-		board, err := machine.BuildBoard(cfg)
-		if err != nil {
-			return err
-		}
-		cards := len(train.Cards)
-		if test != nil {
-			cards += len(test.Cards)
-		}
-		if err := c.loader.Reserve("the A-unit features", int64(cards)*int64(board.Len())*8); err != nil {
-			return budgetHint(err)
-		}
-		if p, err = lab.NewCardProblem(cfg, train, test); err != nil {
-			return err
-		}
-	}
-	list := *methods
-	if list == "" {
-		list = "perceptron,batch,variable,pocket,lsq,fisher"
-		if p.Config != nil {
-			list += ",mark1,mark1-analog"
-		}
-	}
-	ms, err := lab.ParseMethods(list)
-	if err != nil {
-		return usageErr("--methods: " + strings.TrimPrefix(err.Error(), "lab: "))
-	}
-	for _, m := range ms {
-		if m.Rule == "mark1" && p.Config == nil {
-			return usageErr(fmt.Sprintf("--methods %s: the Mark I learns cards, not a problem of features", m.Name))
-		}
-	}
-	o := lab.Options{Epochs: c.epochs, KeepGoing: *keepGoing, Seed: machineSeed(p), InOrder: *inOrder, Eta: *eta, Margin: *margin, Schedule: sched, Workers: c.of.workers}
-	return runReport(&c.of, "lab "+name, stdout, stderr, "mark1 lab "+name+argString(args), func(ctx contextT, progress func(int, int)) (*report.Report, error) {
-		o.Progress = progress
-		runs, err := lab.Compare(ctx, p, ms, o)
-		if err != nil {
-			return nil, err
-		}
-		rep := lesson.CompareReport(p, runs, o)
-		return rep, nil
-	})
-}
-
-// machineSeed is the seed the learners shuffle with: the machine's, or 1 for problems.
-func machineSeed(p *lab.Problem) uint64 {
-	if p.Config != nil {
-		return p.Config.Seed
-	}
-	return 1
+	return b.String()
 }

@@ -17,26 +17,28 @@ func TestLabQuick(t *testing.T) {
 	}
 	runs = append(runs, []string{"experiment", "leftright", "--quick", "--json"}, []string{"experiment", "figure4", "--quick", "--json"})
 	for _, args := range runs {
-		out := mustRun(t, args...)
-		var r struct {
-			Checks []struct {
-				What            string
-				Value, Min, Max float64
-			} `json:"checks"`
-		}
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("mark1 %s: %v", strings.Join(args, " "), err)
-		}
-		if len(r.Checks) == 0 {
-			t.Errorf("mark1 %s: no checks", strings.Join(args, " "))
-		}
-		for _, c := range r.Checks {
-			if c.Value < c.Min || c.Value > c.Max {
-				t.Errorf("mark1 %s: %s = %g, outside %g to %g", strings.Join(args, " "), c.What, c.Value, c.Min, c.Max)
+		t.Run(caseName(args), func(t *testing.T) {
+			out := mustRun(t, args...)
+			var r struct {
+				Checks []struct {
+					What            string
+					Value, Min, Max float64
+				} `json:"checks"`
 			}
-		}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("mark1 %s: %v", strings.Join(args, " "), err)
+			}
+			if len(r.Checks) == 0 {
+				t.Errorf("mark1 %s: no checks", strings.Join(args, " "))
+			}
+			for _, c := range r.Checks {
+				if c.Value < c.Min || c.Value > c.Max {
+					t.Errorf("mark1 %s: %s = %g, outside %g to %g", strings.Join(args, " "), c.What, c.Value, c.Min, c.Max)
+				}
+			}
+		})
 	}
-	// The course's demos (lab/course) refuse any flag of their own with --quick.
+	// The course's demos (the exact ones of lab/demo) refuse any flag of their own with --quick.
 	for _, args := range [][]string{
 		{"lab", "loss", "--quick", "--points", "10"},
 		{"lab", "regions", "--quick", "--method", "perceptron"},
@@ -45,10 +47,12 @@ func TestLabQuick(t *testing.T) {
 		{"lab", "digits", "--quick", "--updates", "100"},
 		{"lab", "fisher-lsq", "--quick", "--point", "0,0,1", "--point", "1,1,-1"},
 	} {
-		code, _, errs := mark1(t, args...)
-		if code != 2 || !strings.Contains(errs, "--quick runs the demo's own data and sizes: leave out "+args[3]) {
-			t.Errorf("mark1 %s: exit %d, %q", strings.Join(args, " "), code, errs)
-		}
+		t.Run(caseName(args), func(t *testing.T) {
+			code, _, errs := mark1(t, args...)
+			if code != 2 || !strings.Contains(errs, "--quick runs the demo's own data and sizes: leave out "+args[3]) {
+				t.Errorf("mark1 %s: exit %d, %q", strings.Join(args, " "), code, errs)
+			}
+		})
 	}
 	for _, args := range [][]string{
 		{"lab", "flaws", "--quick", "--data", "builtin:ef"},
@@ -58,9 +62,11 @@ func TestLabQuick(t *testing.T) {
 		{"lab", "nonseparable", "--quick", "--epochs", "3"},
 		{"lab", "outliers", "--quick", "--draws", "2"},
 	} {
-		code, _, errs := mark1(t, args...)
-		if code != 2 || !strings.Contains(errs, "--quick runs the demo's own") {
-			t.Errorf("mark1 %s: exit %d, %q", strings.Join(args, " "), code, errs)
-		}
+		t.Run(caseName(args), func(t *testing.T) {
+			code, _, errs := mark1(t, args...)
+			if code != 2 || !strings.Contains(errs, "--quick runs the demo's own") {
+				t.Errorf("mark1 %s: exit %d, %q", strings.Join(args, " "), code, errs)
+			}
+		})
 	}
 }

@@ -4,21 +4,18 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/lab/demo"
 )
 
 // TestLabErrors: bad command lines are refused with one line naming what is wrong, exit 2,
@@ -78,16 +75,18 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"cards", "fold"}, `unknown subcommand "fold"`},
 	}
 	for _, tt := range tests {
-		code, out, errs := mark1(t, tt.args...)
-		if code != 2 && !strings.Contains(tt.want, "max-data-mb") {
-			t.Errorf("mark1 %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, errs)
-		}
-		if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
-			t.Errorf("mark1 %s: exit %d, stderr %q, want one line with %q", strings.Join(tt.args, " "), code, errs, tt.want)
-		}
-		if out != "" && !strings.HasPrefix(out, "usage") {
-			t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
-		}
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			code, out, errs := mark1(t, tt.args...)
+			if code != 2 && !strings.Contains(tt.want, "max-data-mb") {
+				t.Errorf("mark1 %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, errs)
+			}
+			if code == 0 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+				t.Errorf("mark1 %s: exit %d, stderr %q, want one line with %q", strings.Join(tt.args, " "), code, errs, tt.want)
+			}
+			if out != "" && !strings.HasPrefix(out, "usage") {
+				t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
+			}
+		})
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
 		t.Error("a refused export made its folder")
@@ -105,12 +104,14 @@ func TestLabListings(t *testing.T) {
 		{[]string{"cards", "list"}, []string{"letters-both", "416 cards", "gen:squares-circles,n=200,seed=1", "connected"}},
 		{[]string{"help"}, []string{"experiment", "lab", "cards"}},
 	} {
-		out := mustRun(t, c.args...)
-		for _, w := range c.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("mark1 %s: output lacks %q", strings.Join(c.args, " "), w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			out := mustRun(t, c.args...)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("mark1 %s: output lacks %q", strings.Join(c.args, " "), w)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -335,64 +336,6 @@ func gray(t *testing.T, img image.Image) []byte {
 	return g.Pix
 }
 
-// TestLabInterrupt: Ctrl-C stops a long run at once and writes nothing.
-func TestLabInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	cmd := mark1Process(t, dir, "lab", "compare", "--data", "builtin:letters", "--methods", "mark1-analog,pocket", "--epochs", "100000", "--keep-going", "--out", out)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait until the run is under way (its signal handler set up): by the CPU time it has used,
-	// not the wall clock, which a loaded machine stretches (a fixed 700 ms once came too early);
-	// under the race detector every step takes many times the CPU (300 ms once came too early).
-	waitCPU(t, cmd.Process.Pid, raceSlowdown*300*time.Millisecond)
-	start := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Fatalf("exit %d (%v), stderr %q", code, err, stderr.String())
-	}
-	if d := time.Since(start); d > raceSlowdown*5*time.Second {
-		t.Fatalf("took %v to stop", d)
-	}
-	if !strings.Contains(stderr.String(), "interrupted by interrupt; nothing written") {
-		t.Fatalf("stderr %q", stderr.String())
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Fatal("an interrupted run made its --out folder")
-	}
-}
-
-// waitCPU waits until process pid has used cpu of processor time (user and system, from
-// /proc/PID/stat), or a minute has passed.
-func waitCPU(t *testing.T, pid int, cpu time.Duration) {
-	t.Helper()
-	const tick = 10 * time.Millisecond // USER_HZ 100, as Linux reports it
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			t.Fatalf("reading the process's CPU time: %v", err)
-		}
-		// Fields after the command's name (in parentheses): state is the first; utime and
-		// stime are the 12th and 13th.
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		u, _ := strconv.Atoi(f[11])
-		s, _ := strconv.Atoi(f[12])
-		if time.Duration(u+s)*tick >= cpu {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("the process used less than %v of CPU in a minute", cpu)
-}
-
 // TestLabTextWidth: the text of every lab demo and historical experiment (in quick runs), and
 // of the lab's listing, fits a terminal of 100 columns: long conditions and cells are wrapped,
 // wide tables split (the CSV files and the HTML page hold them whole).
@@ -416,20 +359,22 @@ func TestLabTextWidth(t *testing.T) {
 		runs = append(runs, []string{"experiment", e, "--quick", "--seeds", "1"})
 	}
 	// And the flags' help (a tab taken to the next multiple of 8 columns).
-	for _, d := range labDemos() {
-		runs = append(runs, []string{"lab", d.name, "-h"})
+	for _, d := range demo.All() {
+		runs = append(runs, []string{"lab", d.Name, "-h"})
 	}
 	runs = append(runs, []string{"experiment", "figure4", "-h"}, []string{"train", "-h"}, []string{"cards", "export", "-h"})
 	for _, args := range runs {
-		out := mustRun(t, args...)
-		for i, line := range strings.Split(out, "\n") {
-			if strings.HasPrefix(line, "    \t") {
-				line = "        " + line[5:]
+		t.Run(caseName(args), func(t *testing.T) {
+			out := mustRun(t, args...)
+			for i, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "    \t") {
+					line = "        " + line[5:]
+				}
+				if n := len([]rune(line)); n > 100 {
+					t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+				}
 			}
-			if n := len([]rune(line)); n > 100 {
-				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
-			}
-		}
+		})
 	}
 }
 
@@ -461,23 +406,38 @@ func TestLabWording(t *testing.T) {
 	}
 	bad := regexp.MustCompile(`\b1 (R-units|A-units|epochs|mistakes|corrections|cards|classes|samples|features|machines|seeds|wirings|trials)\b|\bseeds (\d+)-(\d+)\b|\[\d+( \d+)*\]`)
 	for _, tt := range tests {
-		out := mustRun(t, tt.args...)
-		cmd := strings.Join(tt.args, " ")
-		flat := strings.Join(strings.Fields(out), " ") // the text unwrapped
-		for _, w := range tt.want {
-			if !strings.Contains(out, w) && !strings.Contains(flat, w) {
-				t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			out := mustRun(t, tt.args...)
+			cmd := strings.Join(tt.args, " ")
+			flat := strings.Join(strings.Fields(out), " ") // the text unwrapped
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) && !strings.Contains(flat, w) {
+					t.Errorf("mark1 %s: output lacks %q:\n%s", cmd, w, out)
+				}
 			}
-		}
-		for _, w := range tt.not {
-			if strings.Contains(out, w) || strings.Contains(flat, w) {
-				t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
+			for _, w := range tt.not {
+				if strings.Contains(out, w) || strings.Contains(flat, w) {
+					t.Errorf("mark1 %s: output has %q:\n%s", cmd, w, out)
+				}
 			}
-		}
-		for _, m := range bad.FindAllStringSubmatch(out, -1) {
-			if m[2] == "" || m[2] == m[3] { // seeds 1-5 is right, seeds 1-1 is not
-				t.Errorf("mark1 %s: %q", cmd, m[0])
+			for _, m := range bad.FindAllStringSubmatch(out, -1) {
+				if m[2] == "" || m[2] == m[3] { // seeds 1-5 is right, seeds 1-1 is not
+					t.Errorf("mark1 %s: %q", cmd, m[0])
+				}
 			}
-		}
+		})
 	}
+}
+
+// caseName names a subtest after its command line, a path by its last element, so that one
+// case can be run alone (go test -run 'TestLabErrors/lab_flaws_--out_full$').
+func caseName(args []string) string {
+	var out []string
+	for _, a := range args {
+		if filepath.IsAbs(a) {
+			a = filepath.Base(a)
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }

@@ -54,13 +54,15 @@ func TestLabCourseErrors(t *testing.T) {
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--w", "1,1"}, "weights (1, 1): 2 numbers, want 3", 2},
 	}
 	for _, tt := range tests {
-		code, out, errs := mark1(t, tt.args...)
-		if code != tt.code || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
-			t.Errorf("mark1 %s: exit %d, stderr %q; want exit %d and one line with %q", strings.Join(tt.args, " "), code, errs, tt.code, tt.want)
-		}
-		if out != "" {
-			t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
-		}
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			code, out, errs := mark1(t, tt.args...)
+			if code != tt.code || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+				t.Errorf("mark1 %s: exit %d, stderr %q; want exit %d and one line with %q", strings.Join(tt.args, " "), code, errs, tt.code, tt.want)
+			}
+			if out != "" {
+				t.Errorf("mark1 %s: printed %q before refusing", strings.Join(tt.args, " "), out)
+			}
+		})
 	}
 }
 
@@ -91,11 +93,13 @@ func TestLabCourseText(t *testing.T) {
 		runs = append(runs, []string{"lab", d, "--quick"})
 	}
 	for _, args := range runs {
-		out := mustRun(t, args...)
-		for i, line := range strings.Split(out, "\n") {
-			if n := len([]rune(line)); n > 100 {
-				t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+		t.Run(caseName(args), func(t *testing.T) {
+			out := mustRun(t, args...)
+			for i, line := range strings.Split(out, "\n") {
+				if n := len([]rune(line)); n > 100 {
+					t.Errorf("mark1 %s: line %d is %d columns wide: %q", strings.Join(args, " "), i+1, n, line)
+				}
 			}
-		}
+		})
 	}
 }

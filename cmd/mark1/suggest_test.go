@@ -22,12 +22,14 @@ func TestEditDistance(t *testing.T) {
 		{"kitten", "sitting", 3},
 		{"", "abc", 3},
 	} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-		if got := editDistance(tt.b, tt.a); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
-		}
+		t.Run(tt.a+" "+tt.b, func(t *testing.T) {
+			if got := editDistance(tt.a, tt.b); got != tt.want {
+				t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+			}
+			if got := editDistance(tt.b, tt.a); got != tt.want {
+				t.Errorf("editDistance(%q, %q) = %d, want %d", tt.b, tt.a, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -48,9 +50,11 @@ func TestNearest(t *testing.T) {
 		{"squares", []string{"squares-circles", "square-diamond", "ef"}, []string{"squares-circles"}},
 		{"eff", []string{"ef", "leftright", "xe"}, []string{"ef"}},
 	} {
-		if got := nearest(tt.word, tt.names); !slices.Equal(got, tt.want) {
-			t.Errorf("nearest(%q) = %q, want %q", tt.word, got, tt.want)
-		}
+		t.Run(tt.word, func(t *testing.T) {
+			if got := nearest(tt.word, tt.names); !slices.Equal(got, tt.want) {
+				t.Errorf("nearest(%q) = %q, want %q", tt.word, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -86,16 +90,18 @@ func TestTypos(t *testing.T) {
 		{[]string{"train", "--data", "no-such-folder"}, 1, `"no-such-folder": no such folder (want builtin:NAME`},
 	}
 	for _, tt := range tests {
-		code, out, errs := mark1(t, tt.args...)
-		cmd := strings.Join(tt.args, " ")
-		if status := tt.code; code != status || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
-			t.Errorf("mark1 %s: exit %d, stderr %q; want exit %d and one line with %q", cmd, code, errs, status, tt.want)
-		}
-		if out != "" {
-			t.Errorf("mark1 %s: printed %q", cmd, out)
-		}
-		if strings.Contains(errs, "did you mean") && strings.Contains(tt.want, "verbose") {
-			t.Errorf("mark1 %s: a suggestion for a name far from every flag: %q", cmd, errs)
-		}
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			code, out, errs := mark1(t, tt.args...)
+			cmd := strings.Join(tt.args, " ")
+			if status := tt.code; code != status || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tt.want) {
+				t.Errorf("mark1 %s: exit %d, stderr %q; want exit %d and one line with %q", cmd, code, errs, status, tt.want)
+			}
+			if out != "" {
+				t.Errorf("mark1 %s: printed %q", cmd, out)
+			}
+			if strings.Contains(errs, "did you mean") && strings.Contains(tt.want, "verbose") {
+				t.Errorf("mark1 %s: a suggestion for a name far from every flag: %q", cmd, errs)
+			}
+		})
 	}
 }

@@ -12,20 +12,24 @@ func TestParseFormat(t *testing.T) {
 		{"1/3", "1/3"}, {"-2/6", "-1/3"}, {"4/2", "2"}, {"1/8", "0.125"}, {"2.5e-3", "0.0025"}, {"1e3", "1000"},
 		{" 7/5 ", "1.4"}, {"010/3", "10/3"}, {"1/1024", "0.0009765625"},
 	} {
-		r, err := Parse(c.in)
-		if err != nil {
-			t.Errorf("%q: %v", c.in, err)
-			continue
-		}
-		if got := Format(r); got != c.out {
-			t.Errorf("%q: %s, want %s", c.in, got, c.out)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			r, err := Parse(c.in)
+			if err != nil {
+				t.Errorf("%q: %v", c.in, err)
+				return
+			}
+			if got := Format(r); got != c.out {
+				t.Errorf("%q: %s, want %s", c.in, got, c.out)
+			}
+		})
 	}
 	for _, bad := range []string{"", "x", "1/0", "1/-3", "0x10", "Inf", "NaN", "1e101", "1,5", "1 2", "--1", "1/2/3",
 		"1" + strings.Repeat("0", 401), "1/1" + strings.Repeat("0", 401), "1e-100" + strings.Repeat("0", 1000)} {
-		if r, err := Parse(bad); err == nil {
-			t.Errorf("%q: %v, want an error", bad, r)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if r, err := Parse(bad); err == nil {
+				t.Errorf("%q: %v, want an error", bad, r)
+			}
+		})
 	}
 	// 1/3^... : a fraction whose decimal would not end.
 	if got := Format(big.NewRat(1, 3*1024)); got != "1/3072" {

@@ -1,12 +1,14 @@
 // Package experiment reproduces the Mark I Perceptron's reported experiments on the emulator,
 // each beside the figure history reports (see Historical), with its source named and whether
-// it is primary, secondary or assumed. The lab's lessons on the lecture notes' ideas are
-// package lab/lesson.
+// it is primary, secondary or assumed. The lab's demonstrations of the lecture notes' ideas are
+// package lab/demo.
 //
-// Every experiment returns a report.Report: its conditions, the record beside the measured
-// figure with the gap explained, tables, and figures (learning curves, receptive fields).
-// Runs over seeds and conditions go on all cores (lab.Parallel) and give the same numbers
-// every time.
+// Each experiment is a lab.Demo, run as every demonstration of package lab/demo is, with the
+// same signature (func(ctx, lab.Config)) and parameters --seed, --seeds and (figure4) --lit,
+// and its record beside it (Experiment). It returns a report.Report: its conditions, the
+// record beside the measured figure with the gap explained, tables, and figures (learning
+// curves, receptive fields). Runs over seeds and conditions go on all cores (lab.Parallel) and
+// give the same numbers every time; each stops with its context's error when the context ends.
 package experiment
 
 import (
@@ -17,13 +19,14 @@ import (
 
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/images/gen"
+	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// Settings are the knobs every historical experiment shares.
-type Settings struct {
+// settings are the knobs every historical experiment shares, read from its lab.Config.
+type settings struct {
 	// Seed is the first seed: condition runs use Seed, Seed+1, ... for their machines and
-	// cards (default 1).
+	// cards.
 	Seed uint64
 	// Seeds is the number of machines (wirings, spreads, card draws) per condition; 0 is the
 	// experiment's own number. Figures are medians over them.
@@ -31,23 +34,19 @@ type Settings struct {
 	// Quick uses fewer cards and seeds: a first look in seconds (and the tests), not the
 	// record's conditions; the report says so.
 	Quick bool
-	// Lit is the fraction of the retina lit in figure 4's random patterns, Rosenblatt's R
-	// (0: 0.5).
-	Lit float64
 	// Workers bounds the runs at once (0: one per core).
 	Workers int
 	// Progress, when not nil, is told the jobs done out of the total, one call at a time.
 	Progress func(done, total int)
 }
 
-func (s Settings) seed() uint64 {
-	if s.Seed == 0 {
-		return 1
-	}
-	return s.Seed
+func newSettings(c lab.Config) settings {
+	return settings{Seed: c.Uint("seed"), Seeds: c.Int("seeds"), Quick: c.Quick, Workers: c.Workers, Progress: c.Progress}
 }
 
-func (s Settings) seeds(def, quick int) int {
+func (s settings) seed() uint64 { return s.Seed }
+
+func (s settings) seeds(def, quick int) int {
 	switch {
 	case s.Seeds > 0:
 		return s.Seeds
@@ -57,19 +56,34 @@ func (s Settings) seeds(def, quick int) int {
 	return def
 }
 
-// Experiment is one historical experiment.
+// Experiment is one historical experiment: a run of the lab (its Help is the experiment's
+// title) with the record it stands beside.
 type Experiment struct {
-	Name  string
-	Title string
+	lab.Demo
 	// Record is the figure history reports, briefly; Source names where, and Kind how near the
 	// source stands to the event (report.Primary, ...).
 	Record, Source, Kind string
-	Run                  func(ctx context.Context, s Settings) (*report.Report, error)
 }
+
+// params are the parameters every experiment takes.
+func params() []lab.Param {
+	return []lab.Param{
+		{Name: "seed", Kind: lab.Uint, Default: "1", Min: 1, Want: "seeds start at 1", Help: "first seed: the conditions' machines and cards use SEED, SEED+1, ..."},
+		{Name: "seeds", Kind: lab.Int, Default: "0", Min: 0, Max: 1000, Help: "machines per condition (0: the experiment's own number)"},
+	}
+}
+
+// quick is the experiments' quick run.
+var quick = &lab.Quick{Help: "fewer cards, epochs and machines: a first look in seconds, not the record's conditions"}
 
 // Historical lists the historical experiments, in the order of the record.
 func Historical() []Experiment {
-	es := []Experiment{
+	lit := lab.Param{Name: "lit", Kind: lab.Float, Default: "0.5", Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Want: "want a fraction between 0 and 1",
+		Help: "fraction of the retina lit in the random patterns (Rosenblatt's R), 0 < R < 1"}
+	es := []struct {
+		name, title, record, source, kind string
+		run                               func(context.Context, lab.Config) (*report.Report, error)
+	}{
 		{"letters", "Letters of one typeface, then a second typeface added", "errorless after 40 exposures per letter; 85% correct with a second typeface added", "ONR Digital Computer Newsletter, July 1960; US Navy photograph caption, 1960", report.Primary, Letters},
 		{"squares-circles", "Squares against circles", "99.8% with 500 A-units (not the Mark I's 512) and 10,000 training images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, SquaresCircles},
 		{"square-diamond", "A square against a diamond", "100% with 1,000 A-units (not the Mark I's 512) and 60 images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, SquareDiamond},
@@ -78,17 +92,27 @@ func Historical() []Experiment {
 		{"leftright", "Cards marked left or right (the IBM 704 simulation, July 1958)", "learned after about 50 trials", "New York Times, 8 July 1958", report.Primary, LeftRight},
 		{"figure4", "Rosenblatt 1958, figure 4: how often an A-unit fires", "P_a against R, the proportion of the retina illuminated, in three panels", "Rosenblatt, Psychological Review, 1958", report.Primary, Figure4},
 	}
-	for i := range es {
-		es[i].Run = withQuickNote(es[i].Run)
+	var out []Experiment
+	for _, e := range es {
+		d := lab.Demo{Name: e.name, Help: e.title, Usage: "[--seed N] [--seeds N] [--quick] [--json] [--out DIR]", Params: params(),
+			Uses: lab.UsesWorkers, Quick: quick, Run: withChecks(e.run)}
+		if e.name == "figure4" {
+			d.Params = append(d.Params, lit)
+		}
+		out = append(out, Experiment{Demo: d, Record: e.record, Source: e.source, Kind: e.kind})
 	}
-	return es
+	return out
 }
 
-// withQuickNote makes run's report say when it was a --quick run, if it does not already.
-func withQuickNote(run func(context.Context, Settings) (*report.Report, error)) func(context.Context, Settings) (*report.Report, error) {
-	return func(ctx context.Context, s Settings) (*report.Report, error) {
-		r, err := run(ctx, s)
-		if r == nil || !s.Quick {
+// withChecks refuses a first seed too large to count the conditions up from, and makes run's
+// report say when it was a --quick run, if it does not already.
+func withChecks(run func(context.Context, lab.Config) (*report.Report, error)) func(context.Context, lab.Config) (*report.Report, error) {
+	return func(ctx context.Context, c lab.Config) (*report.Report, error) {
+		if c.Uint("seed") > math.MaxUint64-1000 {
+			return nil, lab.ParamErrorf("--seed: too large (the conditions count up from it)")
+		}
+		r, err := run(ctx, c)
+		if r == nil || !c.Quick {
 			return r, err
 		}
 		for _, n := range r.Notes {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -96,21 +95,18 @@ var figure4R = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
 // Figure4 measures how often A-units of the kinds in Rosenblatt's 1958 figure 4 fire against
 // R, the proportion of the retina lit (0 to 0.5, the figure's axis), in its three panels, on
 // random retinal patterns, against the theory: Rosenblatt's binomial formula and the exact
-// finite-retina one. A second figure gives the cross-section at one R (Settings.Lit, default
-// 0.5) against the threshold. It also measures the Mark I's own (7, 4, 2) A-units on real
+// finite-retina one. A second figure gives the cross-section at one R (the parameter lit)
+// against the threshold. It also measures the Mark I's own (7, 4, 2) A-units on real
 // cards, against the theory at each card's lit fraction.
-func Figure4(ctx context.Context, s Settings) (*report.Report, error) {
-	return timed(func() (*report.Report, error) { return figure4(ctx, s) })
+func Figure4(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
+	return timed(func() (*report.Report, error) { return figure4(ctx, s, c.Float("lit")) })
 }
 
 // figure4Job is one measurement: so many units of one kind shown random patterns with k cells lit.
 type figure4Job struct{ x, y, theta, k int }
 
-func figure4(ctx context.Context, s Settings) (*report.Report, error) {
-	r := 0.5
-	if s.Lit > 0 {
-		r = s.Lit
-	}
+func figure4(ctx context.Context, s settings, r float64) (*report.Report, error) {
 	units, patterns := 4096, 400
 	if s.Quick {
 		units, patterns = 1024, 100
@@ -129,7 +125,7 @@ func figure4(ctx context.Context, s Settings) (*report.Report, error) {
 			jobs = append(jobs, figure4Job{p[0], p[1], th, k})
 		}
 	}
-	prog := kit.NewProgress(s.Progress, len(jobs)+1)
+	prog := lab.NewProgress(s.Progress, len(jobs)+1)
 	measured, err := lab.Parallel(ctx, len(jobs), s.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, j int) (float64, error) {
 		return figure4Measure(s.seed(), jobs[j], units, patterns)
 	})
@@ -244,10 +240,10 @@ func figure4(ctx context.Context, s Settings) (*report.Report, error) {
 	})
 	if s.Quick {
 		rep.Checks = append(rep.Checks,
-			kit.Check("largest deviation of a measured P_a from the exact formula, in standard errors", worstZ, 0, 5, "a unit wired or thresholded otherwise than the formula: tens or hundreds"),
-			kit.Check("P_a(R = 0.5) / P_a(R = 0.1) measured for (x, y, theta) = (10, 0, 6)", mExc, 300, 20000, "a board that ignores the lit cells: about 1"),
-			kit.Check("the same for (5, 5, 1): flattened, as the paper says", mMix, 1, 1.5, "inhibitory plugs that do not inhibit: near (10, 0, 1)'s 1.5"),
-			kit.Check("mean fraction of the Mark I's (7, 4, 2) A-units firing on the built-in cards", cards.measured, 0.01, 0.3, "none firing: 0"))
+			report.NewCheck("largest deviation of a measured P_a from the exact formula, in standard errors", worstZ, 0, 5, "a unit wired or thresholded otherwise than the formula: tens or hundreds"),
+			report.NewCheck("P_a(R = 0.5) / P_a(R = 0.1) measured for (x, y, theta) = (10, 0, 6)", mExc, 300, 20000, "a board that ignores the lit cells: about 1"),
+			report.NewCheck("the same for (5, 5, 1): flattened, as the paper says", mMix, 1, 1.5, "inhibitory plugs that do not inhibit: near (10, 0, 1)'s 1.5"),
+			report.NewCheck("mean fraction of the Mark I's (7, 4, 2) A-units firing on the built-in cards", cards.measured, 0.01, 0.3, "none firing: 0"))
 	}
 	rep.Data = map[string]any{"r": r, "lit_cells": k, "units": units, "patterns": patterns, "curves_r": figure4R, "measured": measured}
 	return rep, nil
@@ -304,7 +300,7 @@ type cardsActivity struct {
 
 // markIOnCards presents the built-in letters and shapes to the default (ideal) Mark I and
 // compares each card's A-unit activity with the binomial P_a at that card's lit fraction.
-func markIOnCards(s Settings) (cardsActivity, error) {
+func markIOnCards(s settings) (cardsActivity, error) {
 	cfg := machine.Default().Ideal()
 	cfg.Seed = s.seed()
 	p := cfg.MarkI
@@ -315,7 +311,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 		Caption: "points: one card each; line: Rosenblatt's P_a for independent connections"}
 	var allM, allT []float64
 	for si, name := range []string{"letters", "letters2", "shapes"} {
-		set, err := kit.LoadBuiltin(name)
+		set, err := lab.BuiltinSet(name)
 		if err != nil {
 			return out, err
 		}
@@ -346,7 +342,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 				out.above++
 			}
 		}
-		out.table.AddRow(set.Name, kit.Mean(rs), kit.Mean(acts), kit.Mean(theory))
+		out.table.AddRow(set.Name, report.Mean(rs), report.Mean(acts), report.Mean(theory))
 		out.fig.Series = append(out.fig.Series, pts)
 	}
 	line := plot.Series{Name: "theory", Style: 6}
@@ -356,7 +352,7 @@ func markIOnCards(s Settings) (cardsActivity, error) {
 	}
 	out.fig.Series = append(out.fig.Series, line)
 	out.cards = len(allM)
-	out.measured, out.theory = kit.Mean(allM), kit.Mean(allT)
+	out.measured, out.theory = report.Mean(allM), report.Mean(allT)
 	sq := 0.0
 	for i := range allM {
 		d := allM[i] - allT[i]

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -25,22 +24,23 @@ type leftRightRun struct {
 // right of a card, told apart after about 50 trials (New York Times, 8 July 1958, "New Navy
 // Device Learns by Doing"). The figure "97 of 100 right after 30 to 40 training squares" that
 // this lab once cited has no source anyone here could find: the report marks it unverified.
-func LeftRight(ctx context.Context, s Settings) (*report.Report, error) {
+func LeftRight(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return leftRight(ctx, s) })
 }
 
-func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
+func leftRight(ctx context.Context, s settings) (*report.Report, error) {
 	const trials, nTest = 100, 100
 	seeds := s.seeds(10, 3)
 	conds := []bool{true, false} // ideal (a digital simulation), analog
-	prog := kit.NewProgress(s.Progress, len(conds)*seeds)
+	prog := lab.NewProgress(s.Progress, len(conds)*seeds)
 	runs, err := lab.Parallel(ctx, len(conds)*seeds, s.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, j int) (leftRightRun, error) {
 		ideal, seed := conds[j/seeds], s.seed()+uint64(j%seeds)
-		train, err := kit.GenSet(fmt.Sprintf("leftright,n=%d,seed=%d", trials, seed))
+		train, err := lab.GenSet(fmt.Sprintf("leftright,n=%d,seed=%d", trials, seed))
 		if err != nil {
 			return leftRightRun{}, err
 		}
-		test, err := kit.GenSet(fmt.Sprintf("leftright,n=%d,seed=%d", nTest, seed+1000))
+		test, err := lab.GenSet(fmt.Sprintf("leftright,n=%d,seed=%d", nTest, seed+1000))
 		if err != nil {
 			return leftRightRun{}, err
 		}
@@ -86,13 +86,13 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 	}
 	r := &report.Report{Name: "leftright", Title: "Cards marked left or right (the IBM 704 simulation, July 1958)"}
 	r.Summary = "A square on the left or the right half of a card. In July 1958 the Navy showed a perceptron simulated on an IBM 704 learning this; the Mark I itself was built and shown in 1960. The emulator shows a Mark I one new card at a time (a trial), correcting it when it errs, and after every trial tests a copy of it on 100 other cards."
-	r.Condition("machine", kit.DescribeMachine(machine.Default())+"; and the same machine ideal, as a simulation on a digital computer is (the 704's simulated machine had its own size, which is not known)")
+	r.Condition("machine", lab.DescribeMachine(machine.Default())+"; and the same machine ideal, as a simulation on a digital computer is (the 704's simulated machine had its own size, which is not known)")
 	r.Condition("cards", fmt.Sprintf("gen:leftright: a solid square, side 13 to 21 px, anywhere in its half; %d training cards, each shown once, and %d test cards (seed SEED+1000)", trials, nTest))
-	r.Condition("machines per condition", kit.PerCondition(seeds, s.seed(), ""))
+	r.Condition("machines per condition", report.PerCondition(seeds, s.seed(), ""))
 	table := &report.Table{Name: "leftright", Title: "Test cards right (of 100) after so many training trials",
 		Columns: []string{"machine", "after 10", "after 30", "after 40", "after 50", "after 100", "first trial with >= 97 right", "last training mistake at trial"}}
-	fig := &plot.Figure{Name: "trials", Title: "Left or right: test cards right after each trial" + kit.MedianOf(seeds, " (median)"), XLabel: "training trials", YLabel: "right of 100 test cards", YMin: 40, YMax: 101,
-		Caption: kit.MedianOf(seeds, "median over the machines; ") + "the dashed line is the unverified 97 of 100"}
+	fig := &plot.Figure{Name: "trials", Title: "Left or right: test cards right after each trial" + report.MedianOf(seeds, " (median)"), XLabel: "training trials", YLabel: "right of 100 test cards", YMin: 40, YMax: 101,
+		Caption: report.MedianOf(seeds, "median over the machines; ") + "the dashed line is the unverified 97 of 100"}
 	var at30, at40, reach, learned [2][]float64
 	for ci, ideal := range conds {
 		rs := runs[ci*seeds : (ci+1)*seeds]
@@ -101,7 +101,7 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 			name = "ideal"
 		}
 		after := func(t int) []float64 {
-			return kit.Collect(rs, func(r leftRightRun) float64 { return float64(r.Correct[t-1]) })
+			return report.Collect(rs, func(r leftRightRun) float64 { return float64(r.Correct[t-1]) })
 		}
 		for _, run := range rs {
 			first := inf
@@ -115,20 +115,20 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 			learned[ci] = append(learned[ci], float64(run.LastMistake))
 		}
 		at30[ci], at40[ci] = after(30), after(40)
-		table.AddRow(name, kit.Count(after(10)), kit.Count(after(30)), kit.Count(after(40)), kit.Count(after(50)), kit.Count(after(100)), kit.Count(reach[ci]), kit.Count(learned[ci]))
+		table.AddRow(name, report.Counts(after(10)), report.Counts(after(30)), report.Counts(after(40)), report.Counts(after(50)), report.Counts(after(100)), report.Counts(reach[ci]), report.Counts(learned[ci]))
 		s := plot.Series{Name: name, Dashed: !ideal}
 		for t := 1; t <= trials; t++ {
 			s.X = append(s.X, float64(t))
-			s.Y = append(s.Y, kit.Median(after(t)))
+			s.Y = append(s.Y, report.Median(after(t)))
 		}
 		fig.Series = append(fig.Series, s)
 	}
 	fig.Series = append(fig.Series, plot.Series{Name: "97 of 100 (unverified)", X: []float64{1, trials}, Y: []float64{97, 97}, Reference: true})
-	table.Note = kit.MediansNote(seeds, "machine") + " The analog machine is tested (on a copy) after every trial up to 20, then after every 5th."
+	table.Note = report.MediansNote(seeds, "machine") + " The analog machine is tested (on a copy) after every trial up to 20, then after every 5th."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
-	m30, m40 := kit.Median(at30[0]), kit.Median(at40[0])
-	ml := kit.Median(learned[0])
+	m30, m40 := report.Median(at30[0]), report.Median(at40[0])
+	ml := report.Median(learned[0])
 	when := "close to"
 	switch {
 	case ml < 40:
@@ -141,9 +141,9 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 		What: "left or right", Record: "learned to tell left from right after about 50 trials",
 		Source:   "New York Times, 8 July 1958, \"New Navy Device Learns by Doing\"",
 		Kind:     report.Primary,
-		Measured: fmt.Sprintf("ideal: last training mistake at trial %s%s; the analog machine's at %s", kit.Count(learned[0]), kit.MedianOf(seeds, " (median)"), kit.Count(learned[1])),
+		Measured: fmt.Sprintf("ideal: last training mistake at trial %s%s; the analog machine's at %s", report.Counts(learned[0]), report.MedianOf(seeds, " (median)"), report.Counts(learned[1])),
 		Value:    ml,
-		Gap:      fmt.Sprintf("The ideal machine (a digital simulation, as the 704's was) makes its last mistake at trial %s%s, %s the reported \"about 50\" (a newspaper report of the day, quoted here as secondary accounts give it: the article itself was not read for this lab). %s", kit.Count(learned[0]), kit.MedianOf(seeds, " (median)"), when, unknown),
+		Gap:      fmt.Sprintf("The ideal machine (a digital simulation, as the 704's was) makes its last mistake at trial %s%s, %s the reported \"about 50\" (a newspaper report of the day, quoted here as secondary accounts give it: the article itself was not read for this lab). %s", report.Counts(learned[0]), report.MedianOf(seeds, " (median)"), when, unknown),
 	})
 	gap := fmt.Sprintf("The ideal machine has %.0f and %.0f of 100 right after 30 and 40 trials", m30, m40)
 	if m40 >= 97 {
@@ -156,14 +156,14 @@ func leftRight(ctx context.Context, s Settings) (*report.Report, error) {
 		What: "97 of 100 after 30 to 40 squares", Record: "97 of 100 right after 30 to 40 training squares",
 		Source:   "no source found",
 		Kind:     report.Unverified,
-		Measured: fmt.Sprintf("ideal: %s of 100 right after 30 trials, %s after 40; analog: %s after 40", kit.Count(at30[0]), kit.Count(at40[0]), kit.Count(at40[1])),
+		Measured: fmt.Sprintf("ideal: %s of 100 right after 30 trials, %s after 40; analog: %s after 40", report.Counts(at30[0]), report.Counts(at40[0]), report.Counts(at40[1])),
 		Value:    m40,
 		Gap:      gap,
 	})
 	if s.Quick {
 		r.Checks = append(r.Checks,
-			kit.Check("ideal machine: test cards right of 100 after 40 trials"+kit.MedianOf(seeds, " (median)"), m40, 90, 100, "a machine that never learns: about 50"),
-			kit.Check("analog machine: test cards right of 100 after 100 trials"+kit.MedianOf(seeds, " (median)"), kit.Median(kit.Collect(runs[seeds:], func(r leftRightRun) float64 { return float64(r.Correct[trials-1]) })), 90, 100, "about 50"))
+			report.NewCheck("ideal machine: test cards right of 100 after 40 trials"+report.MedianOf(seeds, " (median)"), m40, 90, 100, "a machine that never learns: about 50"),
+			report.NewCheck("analog machine: test cards right of 100 after 100 trials"+report.MedianOf(seeds, " (median)"), report.Median(report.Collect(runs[seeds:], func(r leftRightRun) float64 { return float64(r.Correct[trials-1]) })), 90, 100, "about 50"))
 	}
 	r.Data = map[string]any{"ideal": runs[:seeds], "analog": runs[seeds:], "seeds": seeds}
 	return r, nil

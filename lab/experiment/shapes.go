@@ -8,7 +8,6 @@ import (
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
-	"github.com/mark1-perceptron/mark1/lab/internal/kit"
 	"github.com/mark1-perceptron/mark1/lab/plot"
 	"github.com/mark1-perceptron/mark1/lab/report"
 	"github.com/mark1-perceptron/mark1/machine"
@@ -29,13 +28,14 @@ const wikipedia = "Wikipedia, \"Mark I Perceptron\", an encyclopedia article who
 // it: 99.8% with 500 A-units and 10,000 training images, position and orientation varying, size
 // fixed, thick outlines better than solid figures (Wikipedia, "Mark I Perceptron"). 500 units
 // is not the 512 of the Mark I as built: the emulator runs both.
-func SquaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
+func SquaresCircles(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return squaresCircles(ctx, s) })
 }
 
 // meanSD returns the mean and the standard deviation (n-1) of v; the deviation is 0 for one value.
 func meanSD(v []float64) (float64, float64) {
-	m := kit.Mean(v)
+	m := report.Mean(v)
 	if len(v) < 2 {
 		return m, 0
 	}
@@ -50,9 +50,9 @@ func meanSD(v []float64) (float64, float64) {
 func pctSD(v []float64) string {
 	m, sd := meanSD(v)
 	if len(v) < 2 {
-		return kit.Pct(m)
+		return report.Pct(m)
 	}
-	return fmt.Sprintf("%s ± %.1f", kit.Pct(m), float64(100*sd))
+	return fmt.Sprintf("%s ± %.1f", report.Pct(m), float64(100*sd))
 }
 
 // shapeCond is one condition of the squares-and-circles experiment.
@@ -90,7 +90,7 @@ func fillVerdict(outFinal, solidFinal, outBest, solidBest []float64) (text strin
 	return text + "; within the spread, or the two epochs disagree: no verdict", 0
 }
 
-func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
+func squaresCircles(ctx context.Context, s settings) (*report.Report, error) {
 	nTrain, nTest, epochs := 10000, 2000, 10
 	if s.Quick {
 		nTrain, nTest, epochs = 1000, 500, 5
@@ -101,19 +101,19 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 		{"thick outlines, analog, 512", "outline", false, 512}, {"solid, analog, 512", "solid", false, 512},
 	}
 	seeds := s.seeds(5, 2)
-	prog := kit.NewProgress(s.Progress, len(conds)*seeds)
+	prog := lab.NewProgress(s.Progress, len(conds)*seeds)
 	runs, err := lab.Parallel(ctx, len(conds)*seeds, s.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, j int) (shapeRun, error) {
 		c := conds[j/seeds]
 		seed := s.seed() + uint64(j%seeds)
-		train, err := kit.GenSet(fmt.Sprintf("squares-circles,n=%d,seed=%d,fill=%s", nTrain, seed, c.Fill))
+		train, err := lab.GenSet(fmt.Sprintf("squares-circles,n=%d,seed=%d,fill=%s", nTrain, seed, c.Fill))
 		if err != nil {
 			return shapeRun{}, err
 		}
-		test, err := kit.GenSet(fmt.Sprintf("squares-circles,n=%d,seed=%d,fill=%s", nTest, seed+1000, c.Fill))
+		test, err := lab.GenSet(fmt.Sprintf("squares-circles,n=%d,seed=%d,fill=%s", nTest, seed+1000, c.Fill))
 		if err != nil {
 			return shapeRun{}, err
 		}
-		cfg := kit.WithAUnits(machine.Default(), c.AUnits)
+		cfg := lab.WithAUnits(machine.Default(), c.AUnits)
 		cfg.Seed = seed
 		if c.Ideal {
 			cfg = cfg.Ideal()
@@ -123,20 +123,20 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := kit.WithAUnits(machine.Default(), 500)
+	base := lab.WithAUnits(machine.Default(), 500)
 	r := &report.Report{Name: "squares-circles", Title: "Squares against circles"}
-	r.Summary = fmt.Sprintf("A square or a circle of one size, anywhere on the card and at any orientation. An encyclopedia article (tertiary: its own source is not known) gives 99.8%% for a perceptron of 500 A-units trained on 10,000 images; 500 is not the 512 A-units of the Mark I as built, so the emulator runs both. It draws %s training cards and %s new test cards and measures the test accuracy after each pass.", kit.Thousands(nTrain), kit.Thousands(nTest))
-	r.Condition("machine", kit.DescribeMachine(base)+" (and the same machine ideal, and the Mark I's 512 A-units)")
+	r.Summary = fmt.Sprintf("A square or a circle of one size, anywhere on the card and at any orientation. An encyclopedia article (tertiary: its own source is not known) gives 99.8%% for a perceptron of 500 A-units trained on 10,000 images; 500 is not the 512 A-units of the Mark I as built, so the emulator runs both. It draws %s training cards and %s new test cards and measures the test accuracy after each pass.", report.Thousands(nTrain), report.Thousands(nTest))
+	r.Condition("machine", lab.DescribeMachine(base)+" (and the same machine ideal, and the Mark I's 512 A-units)")
 	r.Condition("training cards", fmt.Sprintf("gen:squares-circles,n=%d,seed=SEED,fill=outline|solid: side = diameter = 24 px (8 cells), outlines 5 px thick, turned at random, anywhere on the card", nTrain))
-	r.Condition("test cards", fmt.Sprintf("%s new cards of the same kind (seed SEED+1000)", kit.Thousands(nTest)))
-	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %s at most (an epoch is %s presentations, %.1f machine-hours)", english.Count(epochs, "epoch"), kit.Thousands(nTrain), float64(nTrain*3)/3600))
-	r.Condition("machines per condition", kit.PerCondition(seeds, s.seed(), ": cards and machine"))
+	r.Condition("test cards", fmt.Sprintf("%s new cards of the same kind (seed SEED+1000)", report.Thousands(nTest)))
+	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, %s at most (an epoch is %s presentations, %.1f machine-hours)", english.Count(epochs, "epoch"), report.Thousands(nTrain), float64(nTrain*3)/3600))
+	r.Condition("machines per condition", report.PerCondition(seeds, s.seed(), ": cards and machine"))
 	if s.Quick {
-		r.Notes = append(r.Notes, fmt.Sprintf("--quick: %s training cards, not the article's 10,000.", kit.Thousands(nTrain)))
+		r.Notes = append(r.Notes, fmt.Sprintf("--quick: %s training cards, not the article's 10,000.", report.Thousands(nTrain)))
 	}
 	table := &report.Table{Name: "squares-circles", Title: "Test accuracy on new cards", Columns: []string{"condition", "after epoch 1", "final: mean ± sd", "best epoch: mean ± sd", "best epoch (median)", "training mistakes in the last epoch"}}
-	fig := &plot.Figure{Name: "test-accuracy", Title: "Squares against circles: accuracy on new cards" + kit.MedianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy",
-		Caption: kit.MedianOf(seeds, "median over the machines of ") + "the accuracy on the test cards after each epoch"}
+	fig := &plot.Figure{Name: "test-accuracy", Title: "Squares against circles: accuracy on new cards" + report.MedianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy",
+		Caption: report.MedianOf(seeds, "median over the machines of ") + "the accuracy on the test cards after each epoch"}
 	finals := make([][]float64, len(conds))
 	bests := make([][]float64, len(conds))
 	for ci, c := range conds {
@@ -156,7 +156,7 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 			bestAt = append(bestAt, float64(at))
 			lastMistakes = append(lastMistakes, float64(run.Mistakes[len(run.Mistakes)-1]))
 		}
-		table.AddRow(c.Name, kit.Spread(first), pctSD(finals[ci]), pctSD(bests[ci]), kit.Count(bestAt), kit.Count(lastMistakes))
+		table.AddRow(c.Name, report.Spread(first), pctSD(finals[ci]), pctSD(bests[ci]), report.Counts(bestAt), report.Counts(lastMistakes))
 		fig.Series = append(fig.Series, medianCurve(c.Name, runs[ci*seeds:(ci+1)*seeds], c.Ideal))
 	}
 	table.Note = fmt.Sprintf("Means and standard deviations over the %s; \"best epoch\" is the epoch whose test accuracy was highest (knowing it needs the test cards: a figure to compare, not one a run could stop at).", english.Count(seeds, "machine"))
@@ -185,14 +185,14 @@ func squaresCircles(ctx context.Context, s Settings) (*report.Report, error) {
 		What: "squares against circles", Record: "99.8% with 500 A-units and 10,000 training images; position and orientation varying, size fixed; thick outlines did better than solid figures",
 		Source:   wikipedia,
 		Kind:     report.Tertiary,
-		Measured: fmt.Sprintf("on %s new cards after %s (analog, thick outlines): %s with 500 A-units, %s with 512; solid figures %s and %s", kit.Thousands(nTest), english.Count(epochs, "epoch"), pctSD(finals[0]), pctSD(finals[4]), pctSD(finals[1]), pctSD(finals[5])),
+		Measured: fmt.Sprintf("on %s new cards after %s (analog, thick outlines): %s with 500 A-units, %s with 512; solid figures %s and %s", report.Thousands(nTest), english.Count(epochs, "epoch"), pctSD(finals[0]), pctSD(finals[4]), pctSD(finals[1]), pctSD(finals[5])),
 		Value:    out, Gap: gap,
 	})
 	if s.Quick {
 		r.Checks = append(r.Checks,
-			kit.Check("analog, 500 A-units, thick outlines: final test accuracy (mean)", out, 0.85, 1, "a machine that never learns: about 0.5"),
-			kit.Check("analog, 512 A-units, thick outlines: final test accuracy (mean)", out512, 0.85, 1, "about 0.5"),
-			kit.Check("analog, 500 A-units, solid: final test accuracy (mean)", kit.Mean(finals[1]), 0.85, 1, "about 0.5"))
+			report.NewCheck("analog, 500 A-units, thick outlines: final test accuracy (mean)", out, 0.85, 1, "a machine that never learns: about 0.5"),
+			report.NewCheck("analog, 512 A-units, thick outlines: final test accuracy (mean)", out512, 0.85, 1, "about 0.5"),
+			report.NewCheck("analog, 500 A-units, solid: final test accuracy (mean)", report.Mean(finals[1]), 0.85, 1, "about 0.5"))
 	}
 	r.Data = map[string]any{"conditions": conds, "runs": runs, "seeds": seeds}
 	return r, nil
@@ -225,7 +225,7 @@ func trainShapes(ctx context.Context, cfg machine.Config, train, test *images.Se
 	if td != nil {
 		decks = append(decks, td)
 	}
-	mistakes, evals, err := kit.TrainCurve(ctx, m, deck, epochs, false, kit.EveryEpoch, decks...)
+	mistakes, evals, err := lab.TrainCurve(ctx, m, deck, epochs, false, lab.EveryEpoch, decks...)
 	if err != nil {
 		return shapeRun{}, err
 	}
@@ -260,7 +260,7 @@ func medianCurve(name string, runs []shapeRun, dashed bool) plot.Series {
 			}
 		}
 		s.X = append(s.X, float64(e+1))
-		s.Y = append(s.Y, kit.Median(v))
+		s.Y = append(s.Y, report.Median(v))
 	}
 	return s
 }
@@ -278,7 +278,8 @@ type twoClass struct {
 
 // SquareDiamond reproduces "square vs diamond: 100% with 1,000 A-units and 60 images"
 // (Wikipedia, "Mark I Perceptron"): 1,000 units, not the Mark I's 512; the emulator runs both.
-func SquareDiamond(ctx context.Context, s Settings) (*report.Report, error) {
+func SquareDiamond(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"square-diamond", "A square against a diamond", "square-diamond",
 			"100% with 1,000 A-units and 60 images", wikipedia, report.Tertiary, "100%", 1, 1000, false})
@@ -287,7 +288,8 @@ func SquareDiamond(ctx context.Context, s Settings) (*report.Report, error) {
 
 // EF reproduces "E vs F: over 80% with 1,000 A-units and 60 images" (Wikipedia, "Mark I
 // Perceptron"): 1,000 units, not the Mark I's 512; the emulator runs both.
-func EF(ctx context.Context, s Settings) (*report.Report, error) {
+func EF(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"ef", "E against F", "ef",
 			"over 80% with 1,000 A-units and 60 images", wikipedia, report.Tertiary, "over 80%", 0.8, 1000, true})
@@ -296,14 +298,15 @@ func EF(ctx context.Context, s Settings) (*report.Report, error) {
 
 // XE runs X against E, a problem this lab was told the Mark I was shown; no figure and no
 // source for it have been found.
-func XE(ctx context.Context, s Settings) (*report.Report, error) {
+func XE(ctx context.Context, c lab.Config) (*report.Report, error) {
+	s := newSettings(c)
 	return timed(func() (*report.Report, error) {
 		return twoClassRun(ctx, s, twoClass{"xe", "X against E", "xe",
 			"X against E as one of the Mark I's problems; no figure", "no source found", report.Unverified, "", -1, 0, true})
 	})
 }
 
-func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, error) {
+func twoClassRun(ctx context.Context, s settings, tc twoClass) (*report.Report, error) {
 	nTest, epochs := 1000, 100
 	if s.Quick {
 		nTest, epochs = 200, 50
@@ -316,31 +319,31 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	}
 	perUnits := len(shifts) + 1 // the generated sets by shift, then the built-in set
 	conds := len(units) * perUnits
-	prog := kit.NewProgress(s.Progress, conds*seeds)
-	bi, err := kit.LoadBuiltin(tc.kind)
+	prog := lab.NewProgress(s.Progress, conds*seeds)
+	bi, err := lab.BuiltinSet(tc.kind)
 	if err != nil {
 		return nil, err
 	}
 	runs, err := lab.Parallel(ctx, conds*seeds, s.Workers, func(int) { prog.Add(1) }, func(ctx context.Context, j int) (shapeRun, error) {
 		ci, seed := j/seeds, s.seed()+uint64(j%seeds)
-		cfg := kit.WithAUnits(machine.Default(), units[ci/perUnits])
+		cfg := lab.WithAUnits(machine.Default(), units[ci/perUnits])
 		cfg.Seed = seed
 		if ci%perUnits == len(shifts) {
 			var test *images.Set
 			if tc.builtinTest {
 				var err error
-				if test, err = kit.GenSet(fmt.Sprintf("%s,n=%d,seed=%d,shift=5", tc.kind, nTest, seed+1000)); err != nil {
+				if test, err = lab.GenSet(fmt.Sprintf("%s,n=%d,seed=%d,shift=5", tc.kind, nTest, seed+1000)); err != nil {
 					return shapeRun{}, err
 				}
 			}
 			return trainShapes(ctx, cfg, bi, test, epochs)
 		}
 		shift := shifts[ci%perUnits]
-		train, err := kit.GenSet(fmt.Sprintf("%s,n=60,seed=%d,shift=%d", tc.kind, seed, shift))
+		train, err := lab.GenSet(fmt.Sprintf("%s,n=60,seed=%d,shift=%d", tc.kind, seed, shift))
 		if err != nil {
 			return shapeRun{}, err
 		}
-		test, err := kit.GenSet(fmt.Sprintf("%s,n=%d,seed=%d,shift=%d", tc.kind, nTest, seed+1000, shift))
+		test, err := lab.GenSet(fmt.Sprintf("%s,n=%d,seed=%d,shift=%d", tc.kind, nTest, seed+1000, shift))
 		if err != nil {
 			return shapeRun{}, err
 		}
@@ -355,14 +358,14 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 		theFigure = "the reported figure"
 	}
 	r := &report.Report{Name: tc.name, Title: tc.title}
-	r.Summary = fmt.Sprintf("60 training images (30 of each class), a Mark I trained until it makes no mistake on them, then tested on %s new images drawn the same way. How far the figures move is the experiment's hidden variable: the source does not say, so the emulator tries figures centred, within 5 pixels (5/3 of a cell) of the centre, and anywhere on the card.", kit.Thousands(nTest))
+	r.Summary = fmt.Sprintf("60 training images (30 of each class), a Mark I trained until it makes no mistake on them, then tested on %s new images drawn the same way. How far the figures move is the experiment's hidden variable: the source does not say, so the emulator tries figures centred, within 5 pixels (5/3 of a cell) of the centre, and anywhere on the card.", report.Thousands(nTest))
 	if len(units) > 1 {
-		r.Summary += fmt.Sprintf(" The figure comes from an encyclopedia article (tertiary: its own source is not known) and speaks of a perceptron of %s A-units, not the 512 of the Mark I as built: the emulator runs both.", kit.Thousands(tc.units))
+		r.Summary += fmt.Sprintf(" The figure comes from an encyclopedia article (tertiary: its own source is not known) and speaks of a perceptron of %s A-units, not the 512 of the Mark I as built: the emulator runs both.", report.Thousands(tc.units))
 	}
 	if tc.sourceKind == report.Unverified {
 		r.Summary += " No source has been found for this problem having been run on the Mark I; it is kept as a problem of the same kind."
 	}
-	mc := kit.DescribeMachine(kit.WithAUnits(machine.Default(), units[0]))
+	mc := lab.DescribeMachine(lab.WithAUnits(machine.Default(), units[0]))
 	if len(units) > 1 {
 		mc += "; and the same with 512 A-units, the Mark I's"
 	}
@@ -370,10 +373,10 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	r.Condition("cards", fmt.Sprintf("gen:%s,n=60,seed=SEED,shift=S for training and %d new cards (seed SEED+1000) for testing: %s", tc.kind, nTest, k))
 	r.Condition("built-in set", fmt.Sprintf("builtin:%s, the project's fixed 60 cards (3 sizes, centred or shifted 5 px diagonally)", tc.kind))
 	r.Condition("training", fmt.Sprintf("alpha rule, shuffled, until an errorless epoch (at most %d)", epochs))
-	r.Condition("machines per condition", kit.PerCondition(seeds, s.seed(), ""))
+	r.Condition("machines per condition", report.PerCondition(seeds, s.seed(), ""))
 	table := &report.Table{Name: tc.name, Title: "Training until errorless on 60 images, then new images", Columns: []string{"A-units", "training cards", "errorless after (epochs)", "accuracy on the 60", "accuracy on new cards"}}
-	fig := &plot.Figure{Name: "test-accuracy", Title: tc.title + ": accuracy on new cards" + kit.MedianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy", YMin: 0.4, YMax: 1.01,
-		Caption: kit.MedianOf(seeds, "median over the machines of ") + "the accuracy on new cards after each epoch, by how far the figures move and the number of A-units (dashed: 512)"}
+	fig := &plot.Figure{Name: "test-accuracy", Title: tc.title + ": accuracy on new cards" + report.MedianOf(seeds, " (median)"), XLabel: "epoch", YLabel: "test accuracy", YMin: 0.4, YMax: 1.01,
+		Caption: report.MedianOf(seeds, "median over the machines of ") + "the accuracy on new cards after each epoch, by how far the figures move and the number of A-units (dashed: 512)"}
 	byShift := make([][][]float64, len(units)) // [units][shift] test accuracies
 	var errorlessAll []float64
 	var builtinErrorless []float64
@@ -408,15 +411,15 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			byShift[ui] = append(byShift[ui], testAcc)
 			errorlessAll = append(errorlessAll, errorless...)
 		}
-		table.AddRow(kit.Thousands(units[ui]), name, kit.Count(errorless), kit.Spread(trainAcc), kit.OrDash(testAcc))
+		table.AddRow(report.Thousands(units[ui]), name, report.Counts(errorless), report.Spread(trainAcc), report.Spread(testAcc))
 		if len(testAcc) > 0 {
 			fig.Series = append(fig.Series, medianCurve(fmt.Sprintf("%s, %d A-units", name, units[ui]), rs, units[ui] == 512 && len(units) > 1))
 		}
 	}
-	table.Note = kit.MediansNote(seeds, "machine") + " \"Accuracy on the 60\" counts the last training epoch's mistakes (100% once errorless)."
+	table.Note = report.MediansNote(seeds, "machine") + " \"Accuracy on the 60\" counts the last training epoch's mistakes (100% once errorless)."
 	r.Tables = append(r.Tables, table)
 	r.Figures = append(r.Figures, fig)
-	c5 := kit.Median(byShift[0][1])
+	c5 := report.Median(byShift[0][1])
 	errorless := 0
 	for _, e := range errorlessAll {
 		if e < inf {
@@ -424,9 +427,9 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 		}
 	}
 	place := func(ui int) string {
-		return fmt.Sprintf("%s centred, %s within 5 px, %s anywhere", kit.Spread(byShift[ui][0]), kit.Spread(byShift[ui][1]), kit.Spread(byShift[ui][2]))
+		return fmt.Sprintf("%s centred, %s within 5 px, %s anywhere", report.Spread(byShift[ui][0]), report.Spread(byShift[ui][1]), report.Spread(byShift[ui][2]))
 	}
-	measured := fmt.Sprintf("errorless on the 60 training images after %s (built-in set: %s); on new images, %s A-units: %s", epochsText(errorlessAll), kit.Count(builtinErrorless), kit.Thousands(units[0]), place(0))
+	measured := fmt.Sprintf("errorless on the 60 training images after %s (built-in set: %s); on new images, %s A-units: %s", epochsText(errorlessAll), report.Counts(builtinErrorless), report.Thousands(units[0]), place(0))
 	if len(units) > 1 {
 		measured += fmt.Sprintf("; 512 A-units: %s", place(1))
 	}
@@ -446,13 +449,13 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 	}
 	switch {
 	case tc.recordValue < 0:
-		gap = fmt.Sprintf("No figure to compare. On the training images %s; new images are recognised well only as far as they resemble the training images in place (%s centred, %s anywhere).", learned, kit.Pct(kit.Median(byShift[0][0])), kit.Pct(kit.Median(byShift[0][2])))
+		gap = fmt.Sprintf("No figure to compare. On the training images %s; new images are recognised well only as far as they resemble the training images in place (%s centred, %s anywhere).", learned, report.Pct(report.Median(byShift[0][0])), report.Pct(report.Median(byShift[0][2])))
 	default:
-		gap = fmt.Sprintf("The article does not say whether its figure (%s) was counted on the 60 training images or on new ones, nor how far the figures moved, nor what the %s units were. On the training images the emulator agrees: %s. On new images it depends on where the figures lie: ", tc.recordShort, kit.Thousands(tc.units), learned)
+		gap = fmt.Sprintf("The article does not say whether its figure (%s) was counted on the 60 training images or on new ones, nor how far the figures moved, nor what the %s units were. On the training images the emulator agrees: %s. On new images it depends on where the figures lie: ", tc.recordShort, report.Thousands(tc.units), learned)
 		var met []string
 		best, bestAt := 0.0, ""
 		for i, v := range byShift[0] {
-			m := kit.Median(v)
+			m := report.Median(v)
 			if (tc.recordValue >= 1 && m >= 1) || (tc.recordValue < 1 && m > tc.recordValue) {
 				met = append(met, placements[i])
 			}
@@ -461,13 +464,13 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			}
 		}
 		if len(met) > 0 {
-			gap += fmt.Sprintf("with %s A-units %s meets %s with the figures %s, ", kit.Thousands(units[0]), theMachine, theFigure, joinOr(met))
+			gap += fmt.Sprintf("with %s A-units %s meets %s with the figures %s, ", report.Thousands(units[0]), theMachine, theFigure, joinOr(met))
 		} else {
-			gap += fmt.Sprintf("with %s A-units %s stays below %s however the figures are placed (at best %s, %s), ", kit.Thousands(units[0]), theMachine, theFigure, kit.Pct(best), bestAt)
+			gap += fmt.Sprintf("with %s A-units %s stays below %s however the figures are placed (at best %s, %s), ", report.Thousands(units[0]), theMachine, theFigure, report.Pct(best), bestAt)
 		}
 		gap += "and falls toward chance as the figures move further: random A-units have no notion of translation (each looks at fixed cells)."
 		if len(units) > 1 {
-			m512 := kit.Median(byShift[1][1])
+			m512 := report.Median(byShift[1][1])
 			how := "about as well"
 			switch {
 			case m512 < c5-0.03:
@@ -475,15 +478,15 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 			case m512 > c5+0.03:
 				how = "better"
 			}
-			gap += fmt.Sprintf(" The Mark I's 512 A-units do %s (%s within 5 px, against %s).", how, kit.Pct(m512), kit.Pct(c5))
+			gap += fmt.Sprintf(" The Mark I's 512 A-units do %s (%s within 5 px, against %s).", how, report.Pct(m512), report.Pct(c5))
 		}
 	}
 	r.Findings = append(r.Findings, report.Finding{What: tc.title, Record: tc.record, Source: tc.source, Kind: tc.sourceKind, Measured: measured, Value: c5, Gap: gap})
 	if s.Quick {
 		r.Checks = append(r.Checks,
-			kit.Check("fraction of the machines errorless on their 60 training images", float64(errorless)/float64(len(errorlessAll)), 0.9, 1, "a machine that never learns: 0"),
-			kit.Check(fmt.Sprintf("%s A-units, figures centred: accuracy on new cards (median)", kit.Thousands(units[0])), kit.Median(byShift[0][0]), 0.9, 1, "about 0.5"),
-			kit.Check(fmt.Sprintf("%s A-units, within 5 px: accuracy on new cards (median)", kit.Thousands(units[0])), c5, 0.6, 1, "about 0.5"))
+			report.NewCheck("fraction of the machines errorless on their 60 training images", float64(errorless)/float64(len(errorlessAll)), 0.9, 1, "a machine that never learns: 0"),
+			report.NewCheck(fmt.Sprintf("%s A-units, figures centred: accuracy on new cards (median)", report.Thousands(units[0])), report.Median(byShift[0][0]), 0.9, 1, "about 0.5"),
+			report.NewCheck(fmt.Sprintf("%s A-units, within 5 px: accuracy on new cards (median)", report.Thousands(units[0])), c5, 0.6, 1, "about 0.5"))
 	}
 	r.Data = map[string]any{"shifts_px": shifts, "a_units": units, "runs": runs, "seeds": seeds}
 	return r, nil
@@ -492,7 +495,7 @@ func twoClassRun(ctx context.Context, s Settings, tc twoClass) (*report.Report, 
 // thousands writes n with commas between thousands: 10,000.
 // epochsText writes counts of epochs as count does, with the word: "1 epoch", "7 (3-9) epochs".
 func epochsText(v []float64) string {
-	c := kit.Count(v)
+	c := report.Counts(v)
 	if c == "1" {
 		return "1 epoch"
 	}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -46,28 +47,30 @@ func TestPerceptronByHand(t *testing.T) {
 		{"eta 0.5", Rule{Order: InOrder, Eta: 0.5}, []int{2, 3, 3, 2, 2, 3, 2, 1, 0}, []float64{1.5, 1, -2}},
 	}
 	for _, tt := range tests {
-		p, err := NewPerceptron(andX, andY, tt.rule)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []int
-		for range 20 {
-			n := p.Epoch()
-			got = append(got, n)
-			if n == 0 {
-				break
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := NewPerceptron(andX, andY, tt.rule)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if !slices.Equal(got, tt.epochs) || !slices.Equal(p.Weights().W, tt.w) {
-			t.Errorf("%s: corrections per epoch %v, weights %v; want %v, %v", tt.name, got, p.Weights().W, tt.epochs, tt.w)
-		}
-		sum := 0
-		for _, n := range tt.epochs {
-			sum += n
-		}
-		if p.Corrections() != sum || p.Epochs() != len(tt.epochs) {
-			t.Errorf("%s: %d corrections in %d epochs, want %d in %d", tt.name, p.Corrections(), p.Epochs(), sum, len(tt.epochs))
-		}
+			var got []int
+			for range 20 {
+				n := p.Epoch()
+				got = append(got, n)
+				if n == 0 {
+					break
+				}
+			}
+			if !slices.Equal(got, tt.epochs) || !slices.Equal(p.Weights().W, tt.w) {
+				t.Errorf("%s: corrections per epoch %v, weights %v; want %v, %v", tt.name, got, p.Weights().W, tt.epochs, tt.w)
+			}
+			sum := 0
+			for _, n := range tt.epochs {
+				sum += n
+			}
+			if p.Corrections() != sum || p.Epochs() != len(tt.epochs) {
+				t.Errorf("%s: %d corrections in %d epochs, want %d in %d", tt.name, p.Corrections(), p.Epochs(), sum, len(tt.epochs))
+			}
+		})
 	}
 }
 
@@ -322,9 +325,11 @@ func TestBestCut(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, []int{-1, 1, -1, 1}, 1.5}, // 1 error at 1.5 and at 3.5: the first
 	}
 	for _, tt := range tests {
-		if got := bestCut(tt.p, tt.y); got != tt.want {
-			t.Errorf("bestCut(%v, %v) = %v, want %v", tt.p, tt.y, got, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.p, tt.y), func(t *testing.T) {
+			if got := bestCut(tt.p, tt.y); got != tt.want {
+				t.Errorf("bestCut(%v, %v) = %v, want %v", tt.p, tt.y, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"flag"
+	"fmt"
 	"image/color"
 	"image/png"
 	"math"
@@ -110,14 +111,16 @@ func TestBoundarySegment(t *testing.T) {
 		{[3]float64{0, 0, 1}, false, [2]float64{}, [2]float64{}},          // no line
 	}
 	for _, tt := range tests {
-		seg, ok := boundarySegment(tt.w, 0, 2, 0, 2)
-		if ok != tt.ok {
-			t.Errorf("%v: ok %v", tt.w, ok)
-			continue
-		}
-		if ok && (seg[0].X != tt.x[0] || seg[1].X != tt.x[1] || seg[0].Y != tt.y[0] || seg[1].Y != tt.y[1]) {
-			t.Errorf("%v: segment %v", tt.w, seg)
-		}
+		t.Run(fmt.Sprint(tt.w), func(t *testing.T) {
+			seg, ok := boundarySegment(tt.w, 0, 2, 0, 2)
+			if ok != tt.ok {
+				t.Errorf("%v: ok %v", tt.w, ok)
+				return
+			}
+			if ok && (seg[0].X != tt.x[0] || seg[1].X != tt.x[1] || seg[0].Y != tt.y[0] || seg[1].Y != tt.y[1]) {
+				t.Errorf("%v: segment %v", tt.w, seg)
+			}
+		})
 	}
 }
 

@@ -10,14 +10,16 @@ import (
 
 func TestParse(t *testing.T) {
 	for _, text := range []string{"xor", "xor,n=3,noise=0.5,seed=9", "parity,d=3", "separable,n=10,d=5,margin=0.2", "outliers,outliers=0", "blobs,k=30"} {
-		s, err := Parse(text)
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", text, err)
-		}
-		back, err := Parse(s.String())
-		if err != nil || back != s {
-			t.Fatalf("Parse(%q) = %+v; Parse(%q) = %+v, %v", text, s, s.String(), back, err)
-		}
+		t.Run(text, func(t *testing.T) {
+			s, err := Parse(text)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", text, err)
+			}
+			back, err := Parse(s.String())
+			if err != nil || back != s {
+				t.Fatalf("Parse(%q) = %+v; Parse(%q) = %+v, %v", text, s, s.String(), back, err)
+			}
+		})
 	}
 	for text, want := range map[string]string{
 		"circle": "unknown problem", "xor,d=3": `no option "d"`, "xor,n": "want key=value", "xor,n=1,n=2": "twice",
@@ -44,31 +46,33 @@ func TestGenerate(t *testing.T) {
 		{"blobs,k=4,n=5", 20, 2, 4, false},
 	}
 	for _, tt := range tests {
-		s, err := Parse(tt.spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := s.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Validate(); err != nil || d.Len() != tt.n || d.Dim() != tt.dim || d.K() != tt.k {
-			t.Fatalf("%s: %d samples, %d features, %d classes, %v", tt.spec, d.Len(), d.Dim(), d.K(), err)
-		}
-		if tt.k != 2 {
-			continue
-		}
-		y := make([]int, d.Len())
-		for i, c := range d.Y {
-			y[i] = 2*c - 1
-		}
-		_, _, sep, err := learn.MaxMargin(d.X, y, 20000, 1e-9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sep != tt.separable {
-			t.Errorf("%s: separable %v, want %v", tt.spec, sep, tt.separable)
-		}
+		t.Run(tt.spec, func(t *testing.T) {
+			s, err := Parse(tt.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := s.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Validate(); err != nil || d.Len() != tt.n || d.Dim() != tt.dim || d.K() != tt.k {
+				t.Fatalf("%s: %d samples, %d features, %d classes, %v", tt.spec, d.Len(), d.Dim(), d.K(), err)
+			}
+			if tt.k != 2 {
+				return
+			}
+			y := make([]int, d.Len())
+			for i, c := range d.Y {
+				y[i] = 2*c - 1
+			}
+			_, _, sep, err := learn.MaxMargin(d.X, y, 20000, 1e-9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sep != tt.separable {
+				t.Errorf("%s: separable %v, want %v", tt.spec, sep, tt.separable)
+			}
+		})
 	}
 	// Parity labels: odd numbers of ones are class 1.
 	s, err := Parse("parity,d=3")

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func FuzzParsePoint(f *testing.F) {
 			return
 		}
 		d := &Data{Points: []Point{{X: x, Y: y, Where: "--point 1"}}}
-		if _, err := Run(d, Config{Epochs: 3, Init: exact.Zeros(len(x) + 1)}); err != nil {
+		if _, err := Run(context.Background(), d, Config{Epochs: 3, Init: exact.Zeros(len(x) + 1)}); err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
 	})

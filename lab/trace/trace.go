@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -127,7 +128,7 @@ type Config struct {
 	Zero Zero
 	// Init is the initial weight vector, as long as an augmented sample (nil: zeros).
 	Init exact.Vec
-	// Epochs is the most epochs run (0: 100). A trace stops after an epoch in which every
+	// Epochs is the most epochs run (0: DefaultEpochs). A trace stops after an epoch in which every
 	// sample is met, or when the weights at the end of an epoch repeat an earlier epoch's
 	// (the rule then cycles for ever).
 	Epochs int
@@ -255,9 +256,12 @@ func (c Config) Validate(d *Data) error {
 	return nil
 }
 
+// DefaultEpochs is the most epochs of a Config whose Epochs is 0.
+const DefaultEpochs = 100
+
 func (c Config) epochs() int {
 	if c.Epochs == 0 {
-		return 100
+		return DefaultEpochs
 	}
 	return c.Epochs
 }
@@ -269,8 +273,9 @@ func (c Config) eta() *big.Rat {
 	return c.Eta
 }
 
-// Run runs the rule on the data in its order, from c.Init.
-func Run(d *Data, c Config) (*Trace, error) {
+// Run runs the rule on the data in its order, from c.Init. It stops with ctx's error when ctx
+// ends.
+func Run(ctx context.Context, d *Data, c Config) (*Trace, error) {
 	if err := c.Validate(d); err != nil {
 		return nil, err
 	}
@@ -292,6 +297,9 @@ func Run(d *Data, c Config) (*Trace, error) {
 			end.Sum = exact.Zeros(len(w))
 		}
 		for i, x := range xs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			n++
 			y := d.Points[i].Y
 			s := w.Dot(x)

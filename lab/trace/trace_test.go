@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -108,7 +109,7 @@ func TestCornellWorkedExample(t *testing.T) {
 		t.Fatalf("the examples: %v, %v", d, err)
 	}
 	// The bias input is among the examples' inputs (x_3 = -1): nothing added.
-	tr, err := Run(d, Config{Rule: Fixed, Eta: mustRat(t, "0.5"), Bias: None, Zero: Plus})
+	tr, err := Run(context.Background(), d, Config{Rule: Fixed, Eta: mustRat(t, "0.5"), Bias: None, Zero: Plus})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,20 +239,22 @@ func TestHandWorked(t *testing.T) {
 		}, "(1/3, -0.5, 1)"},
 	}
 	for _, tt := range tests {
-		tr, err := Run(d, tt.c)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		var got []string
-		for _, s := range tr.Steps {
-			got = append(got, row(s, fmt.Sprintf("p%d", s.Sample+1)))
-		}
-		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-			t.Errorf("%s:\ngot\n%s\nwant\n%s", tt.name, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
-		}
-		if !tr.Converged || tr.Final().String() != tt.w {
-			t.Errorf("%s: converged %v at %s, want %s", tt.name, tr.Converged, tr.Final(), tt.w)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Run(context.Background(), d, tt.c)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			var got []string
+			for _, s := range tr.Steps {
+				got = append(got, row(s, fmt.Sprintf("p%d", s.Sample+1)))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("%s:\ngot\n%s\nwant\n%s", tt.name, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if !tr.Converged || tr.Final().String() != tt.w {
+				t.Errorf("%s: converged %v at %s, want %s", tt.name, tr.Converged, tr.Final(), tt.w)
+			}
+		})
 	}
 }
 
@@ -262,7 +265,7 @@ func TestCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := Run(d, Config{Epochs: 1000})
+	tr, err := Run(context.Background(), d, Config{Epochs: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,10 +298,12 @@ func TestRefusals(t *testing.T) {
 		{"0x10,1,1\n", "feature 1: \"0x10\" is not a number"},
 		{"1,2,+1\n" + strings.Repeat("1", 70000) + "\n", "d.csv:2: a line longer than"},
 	} {
-		_, err := ReadCSV("d.csv", strings.NewReader(c.csv))
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: %v, want %q", c.csv, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			_, err := ReadCSV("d.csv", strings.NewReader(c.csv))
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: %v, want %q", c.csv, err, c.want)
+			}
+		})
 	}
 	if _, err := Points([]string{"1,2,1", "3,-1"}); err == nil || err.Error() != "--point 3,-1 (point 2): 1 feature, but --point 1 has 2" {
 		t.Errorf("points: %v", err)
@@ -321,9 +326,11 @@ func TestRefusals(t *testing.T) {
 		{Config{B: exact.Int(1)}, "a margin b > 0 goes with the margin rule"},
 		{Config{Epochs: 150000}, "150000 epochs of 2 points: at most 200000 presentations"},
 	} {
-		if _, err := Run(d, c.c); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: %v, want %q", c.c, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if _, err := Run(context.Background(), d, c.c); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%+v: %v, want %q", c.c, err, c.want)
+			}
+		})
 	}
 }
 

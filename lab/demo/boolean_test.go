@@ -1,0 +1,59 @@
+package demo
+
+import (
+	"context"
+	"testing"
+)
+
+// TestBoolean: the rule learns AND, OR, NOT, NAND and the m-of-n functions (their last weights,
+// evaluated here again, answer every row of the truth table), and on XOR and 3-bit parity its
+// weights cycle.
+func TestBoolean(t *testing.T) {
+	_, results, err := booleanReport(context.Background(), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"AND": true, "OR": true, "NOT": true, "NAND": true, "2-of-3": true, "3-of-5": true, "XOR": false, "parity of 3": false}
+	if len(results) != len(want) {
+		t.Fatalf("%d functions", len(results))
+	}
+	for _, r := range results {
+		name := r.Function.Name
+		learnable, ok := want[name]
+		if !ok {
+			t.Fatalf("unexpected function %s", name)
+		}
+		w := r.Trace.Final().Floats()
+		n := r.Function.N
+		right := 0
+		for v := range 1 << n {
+			bits := make([]int, n)
+			s := w[n]
+			for i := range bits {
+				bits[i] = v >> (n - 1 - i) & 1
+				s += w[i] * float64(bits[i])
+			}
+			if (s > 0) == r.Function.F(bits) {
+				right++
+			}
+		}
+		switch {
+		case learnable && (!r.Computes || right != 1<<n || !r.Trace.Converged):
+			t.Errorf("%s: weights %v answer %d of %d rows right (computes %v)", name, w, right, 1<<n, r.Computes)
+		case !learnable && (r.Computes || r.Trace.Repeats < 0):
+			t.Errorf("%s: computes %v, repeats %d: want a cycle", name, r.Computes, r.Trace.Repeats)
+		}
+	}
+	// The m-of-n truth tables: 2-of-3 is true on 4 of its 8 rows, 3-of-5 on 16 of 32.
+	for _, f := range booleanFunctions() {
+		trues := 0
+		for _, p := range f.truthTable().Points {
+			if p.Y == 1 {
+				trues++
+			}
+		}
+		if w, ok := map[string]int{"2-of-3": 4, "3-of-5": 16, "AND": 1, "OR": 3, "XOR": 2}[f.Name]; ok && trues != w {
+			t.Errorf("%s: true on %d rows, want %d", f.Name, trues, w)
+		}
+	}
+}
