@@ -80,22 +80,15 @@ func cardsList(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "  %-16s %4d cards, %2d classes: %s\n", n, len(set.Cards), len(set.Classes), briefClasses(set.Classes))
+		fmt.Fprintf(stdout, "  %-16s %4d cards, %2d classes: %s\n", n, len(set.Cards), len(set.Classes), english.Brief(set.Classes))
 	}
 	fmt.Fprintln(stdout, "\ngenerated sets (--data gen:KIND,key=value,...), drawn from a seed; every kind takes n (cards) and seed:")
 	for _, k := range gen.Kinds() {
 		fmt.Fprintf(stdout, "  %-16s %s\n", k.Name, k.Doc)
-		fmt.Fprintf(stdout, "  %-16s classes %s; default gen:%s\n", "", briefClasses(k.Classes), k.Default)
+		fmt.Fprintf(stdout, "  %-16s classes %s; default gen:%s\n", "", english.Brief(k.Classes), k.Default)
 	}
 	fmt.Fprintln(stdout, "\nOptions: fill=outline|solid|both, stroke=PX, size=PX or MIN-MAX, rotate=true|false, shift=PX (how far from the centre), font=bold|mono|both. A card is 60x60 pixels; 3 pixels are one retina cell.")
 	return nil
-}
-
-func briefClasses(c []string) string {
-	if len(c) > 8 {
-		return strings.Join(c[:3], " ") + " ... " + c[len(c)-1]
-	}
-	return strings.Join(c, " ")
 }
 
 // cardsExport writes a card set as a folder of class folders of PNG files, which mark1
@@ -172,7 +165,7 @@ func cardsExport(args []string, stdout, stderr io.Writer) error {
 	}
 	classes := slices.Clone(set.Classes)
 	slices.Sort(classes)
-	fmt.Fprintf(stdout, "wrote %s of %s into %s: %s (%s); --data %s reads them back\n", english.Count(len(set.Cards), "card"), set.Name, *out, english.Count(len(classes), "class folder"), briefClasses(classes), *out)
+	fmt.Fprintf(stdout, "wrote %s of %s into %s: %s (%s); --data %s reads them back\n", english.Count(len(set.Cards), "card"), set.Name, *out, english.Count(len(classes), "class folder"), english.Brief(classes), *out)
 	return nil
 }
 

@@ -78,7 +78,7 @@ type flagSet struct {
 	*flag.FlagSet
 	args   string
 	out    io.Writer
-	bounds []bound // the ranges of the intRange flags
+	bounds []bound // the ranges of the intRangeVar flags
 }
 
 func newFlags(name, args string, stdout io.Writer) *flagSet {

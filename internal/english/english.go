@@ -47,3 +47,12 @@ func List(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
+
+// Brief joins names with spaces, shortened past eight to the first three, "...", and the last:
+// a set's classes in a line ("a b c ... z").
+func Brief(names []string) string {
+	if len(names) > 8 {
+		return strings.Join(names[:3], " ") + " ... " + names[len(names)-1]
+	}
+	return strings.Join(names, " ")
+}

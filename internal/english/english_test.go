@@ -68,3 +68,29 @@ func TestList(t *testing.T) {
 		})
 	}
 }
+
+func TestBrief(t *testing.T) {
+	letters := func(n int) []string {
+		var s []string
+		for i := range n {
+			s = append(s, string(rune('a'+i)))
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{0, ""},
+		{1, "a"},
+		{8, "a b c d e f g h"},
+		{9, "a b c ... i"},
+		{26, "a b c ... z"},
+	} {
+		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
+			if got := Brief(letters(tt.n)); got != tt.want {
+				t.Errorf("Brief(%d letters) = %q, want %q", tt.n, got, tt.want)
+			}
+		})
+	}
+}

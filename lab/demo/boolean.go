@@ -17,7 +17,7 @@ func booleanDemo() lab.Demo {
 	return lab.Demo{Name: "boolean", Help: "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not",
 		Args: "[--epochs N]", Usage: "[--epochs N] [--quick]",
 		Params: []lab.Param{
-			{Name: "epochs", Kind: lab.Int, Default: "1000", Min: 1, Max: 10000, Help: "most epochs of the rule on each truth table", QuickSets: true},
+			{Name: "epochs", Kind: lab.Int, Default: "1000", Min: 1, Max: trace.MaxPresentations / 32 /* the majority of five: 32 rows */, Help: "most epochs of the rule on each truth table", QuickSets: true},
 		},
 		Quick: courseQuick,
 		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {

@@ -3,6 +3,9 @@ package demo
 import (
 	"context"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/lab"
+	"github.com/mark1-perceptron/mark1/lab/trace"
 )
 
 // TestBoolean: the rule learns AND, OR, NOT, NAND and the m-of-n functions (their last weights,
@@ -56,4 +59,28 @@ func TestBoolean(t *testing.T) {
 			t.Errorf("%s: true on %d rows, want %d", f.Name, trues, w)
 		}
 	}
+}
+
+// TestBooleanEpochsRange: every --epochs the parameter's range lets through runs, on the
+// largest truth table too (its 32 rows times the epochs within trace.MaxPresentations); the
+// range allowed up to 10,000, and 6,251 and more failed after the flags had been accepted.
+func TestBooleanEpochsRange(t *testing.T) {
+	d, _ := lab.Find(All(), "boolean")
+	var largest int
+	for _, f := range booleanFunctions() {
+		largest = max(largest, 1<<f.N)
+	}
+	for _, p := range d.Params {
+		if p.Name != "epochs" {
+			continue
+		}
+		if got := int(p.Max) * largest; got > trace.MaxPresentations {
+			t.Fatalf("--epochs up to %v: %d presentations of the %d-row table, over %d", p.Max, got, largest, trace.MaxPresentations)
+		}
+		if _, _, err := booleanReport(context.Background(), int(p.Max)); err != nil {
+			t.Fatalf("--epochs %v: %v", p.Max, err)
+		}
+		return
+	}
+	t.Fatal("boolean has no epochs parameter")
 }

@@ -60,18 +60,11 @@ func testClasses(c lab.Config, train, test *images.Set) error {
 		}
 	}
 	if len(unknown) > 0 {
-		return lab.ParamErrorf("--test %s: classes %s are not among the training classes of --data %s", c.String("test"), briefClasses(unknown), c.String("data"))
+		return lab.ParamErrorf("--test %s: classes %s are not among the training classes of --data %s", c.String("test"), english.Brief(unknown), c.String("data"))
 	}
 	return nil
 }
 
-// briefClasses writes classes separated by spaces, the middle of more than 8 left out.
-func briefClasses(c []string) string {
-	if len(c) > 8 {
-		return strings.Join(c[:3], " ") + " ... " + c[len(c)-1]
-	}
-	return strings.Join(c, " ")
-}
 
 // cardsConfig is what the demonstrations on the Mark I itself need: cards to train on, cards
 // to test on (optional), the machine, and how long to train.
