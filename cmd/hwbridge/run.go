@@ -308,31 +308,20 @@ func (hl *headless) reset(ctx context.Context) error {
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("run", "--rig FILE [--train] [--epochs N] [--pace D] [--exit] [serve flags]", stdout)
-	var rf rigFlags
-	rf.register(fs)
-	var sf serveFlags
-	sf.register(fs)
+	var df daemonFlags
+	df.register(fs)
 	train := fs.Bool("train", false, "start training at once, as if Train were pressed")
 	epochs := fs.Int("epochs", 0, "most epochs a training runs (default: the rig's [machine] epochs)")
 	pace := paceFlag(fs, "pace", "wait `D` between presentations: a duration (500ms, 2s), or auto: two update periods on a mirror rig, none in the loop")
 	exit := fs.Bool("exit", false, "stop after the first training (with --train: a scripted run)")
-	var lf logFlags
-	lf.register(fs)
 	if err := parse(args); err != nil {
 		return err
 	}
-	token, err := sf.token()
+	token, logger, hw, sim, err := df.open(stderr)
 	if err != nil {
 		return err
 	}
-	logger, err := lf.logger(stderr)
-	if err != nil {
-		return err
-	}
-	hw, sim, err := rf.open(logger, stderr)
-	if err != nil {
-		return err
-	}
+	sf := df.sf
 	spec := hw.Rig()
 	if spec.Machine == nil {
 		return fmt.Errorf("%s: no [machine] section: nothing to run", spec.File)

@@ -478,29 +478,44 @@ func server(ctx context.Context, h http.Handler, ln net.Listener, logger *slog.L
 	return nil
 }
 
+// daemonFlags are the flags of the commands that serve a rig (serve, run): the rig, how it is
+// served, the log.
+type daemonFlags struct {
+	rf rigFlags
+	sf serveFlags
+	lf logFlags
+}
+
+func (f *daemonFlags) register(fs *flag.FlagSet) {
+	f.rf.register(fs)
+	f.sf.register(fs)
+	f.lf.register(fs)
+}
+
+// open reads the token file, makes the logger and opens the rig, from the parsed flags.
+func (f *daemonFlags) open(stderr io.Writer) (token string, logger *slog.Logger, hw *rigdev.Hardware, sim *rigdev.Sim, err error) {
+	if token, err = f.sf.token(); err != nil {
+		return
+	}
+	if logger, err = f.lf.logger(stderr); err != nil {
+		return
+	}
+	hw, sim, err = f.rf.open(logger, stderr)
+	return
+}
+
 func cmdServe(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("serve", "--rig FILE [--listen ADDR] [--token-file FILE] [--simulate] [--trace]", stdout)
-	var rf rigFlags
-	rf.register(fs)
-	var sf serveFlags
-	sf.register(fs)
-	var lf logFlags
-	lf.register(fs)
+	var df daemonFlags
+	df.register(fs)
 	if err := parse(args); err != nil {
 		return err
 	}
-	token, err := sf.token()
+	token, logger, hw, sim, err := df.open(stderr)
 	if err != nil {
 		return err
 	}
-	logger, err := lf.logger(stderr)
-	if err != nil {
-		return err
-	}
-	hw, sim, err := rf.open(logger, stderr)
-	if err != nil {
-		return err
-	}
+	sf := df.sf
 	b, err := newBackend(hw, sim)
 	if err != nil {
 		return err
