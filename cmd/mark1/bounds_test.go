@@ -48,7 +48,7 @@ func TestBoundedFlags(t *testing.T) {
 		{[]string{"lab", "regions"}, "classes", 3, 8},
 		{[]string{"lab", "masking"}, "n", 2, 10000},
 		{[]string{"lab", "masking"}, "middle", 2, 10000},
-		{[]string{"lab", "boolean"}, "epochs", 1, 10000},
+		{[]string{"lab", "boolean"}, "epochs", 1, 6250},
 		{[]string{"lab", "digits"}, "updates", 1, 100000},
 	} {
 		for _, v := range []int{tt.lo - 1, tt.hi + 1, -1 << 31, 1 << 40} {
