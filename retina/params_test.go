@@ -1,6 +1,7 @@
 package retina
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -149,40 +150,42 @@ func TestFlawsAct(t *testing.T) {
 	}
 	base := digitStates(t, neutral, cards)
 	for _, d := range ParamDocs() {
-		v, ok := on[d.Key]
-		if !ok {
-			v = reflect.ValueOf(def).Field(index[d.Key]).Interface()
-			if v == reflect.ValueOf(neutral).Field(index[d.Key]).Interface() {
-				t.Fatalf("%s: default equals the neutral value and no test value is given", d.Key)
+		t.Run(d.Key, func(t *testing.T) {
+			v, ok := on[d.Key]
+			if !ok {
+				v = reflect.ValueOf(def).Field(index[d.Key]).Interface()
+				if v == reflect.ValueOf(neutral).Field(index[d.Key]).Interface() {
+					t.Fatalf("%s: default equals the neutral value and no test value is given", d.Key)
+				}
 			}
-		}
-		alone := neutral
-		setKey(&alone, d.Key, v)
-		changed := count(base, digitStates(t, alone, cards))
-		if d.Note == "" {
-			if changed == 0 {
-				t.Errorf("%s = %v alone changes no S-state on %d real cards, but its doc has no Note", d.Key, v, len(cards))
+			alone := neutral
+			setKey(&alone, d.Key, v)
+			changed := count(base, digitStates(t, alone, cards))
+			if d.Note == "" {
+				if changed == 0 {
+					t.Errorf("%s = %v alone changes no S-state on %d real cards, but its doc has no Note", d.Key, v, len(cards))
+				}
+				t.Logf("%s = %v alone: %d S-states differ", d.Key, v, changed)
+				return
 			}
-			t.Logf("%s = %v alone: %d S-states differ", d.Key, v, changed)
-			continue
-		}
-		if changed != 0 {
-			t.Errorf("%s = %v alone changes %d S-states, but its Note says %q", d.Key, v, changed, d.Note)
-		}
-		f, ok := partner[d.Key]
-		if !ok {
-			t.Errorf("%s: noted (%q), but the test knows no partner", d.Key, d.Note)
-			continue
-		}
-		with := neutral
-		f(&with)
-		both := with
-		setKey(&both, d.Key, v)
-		n := count(digitStates(t, with, cards), digitStates(t, both, cards))
-		if n == 0 {
-			t.Errorf("%s = %v changes no S-state even with its partner (%q)", d.Key, v, d.Note)
-		}
-		t.Logf("%s = %v: alone no S-state differs; with its partner %d differ", d.Key, v, n)
+			if changed != 0 {
+				t.Errorf("%s = %v alone changes %d S-states, but its Note says %q", d.Key, v, changed, d.Note)
+			}
+			f, ok := partner[d.Key]
+			if !ok {
+				t.Errorf("%s: noted (%q), but the test knows no partner", d.Key, d.Note)
+				return
+			}
+			with := neutral
+			f(&with)
+			both := with
+			setKey(&both, d.Key, v)
+			n := count(digitStates(t, with, cards), digitStates(t, both, cards))
+			if n == 0 {
+				t.Errorf("%s = %v changes no S-state even with its partner (%q)", d.Key, v, d.Note)
+			}
+			t.Logf("%s = %v: alone no S-state differs; with its partner %d differ", d.Key, v, n)
+		})
 	}
 }
 
@@ -203,15 +206,17 @@ func TestLagRange(t *testing.T) {
 			{"rise_tau_s", func(p *Params, v float64) { p.RiseTau = v }},
 			{"decay_tau_s", func(p *Params, v float64) { p.DecayTau = v }},
 		} {
-			p := DefaultParams()
-			f.set(&p, tc.tau)
-			err := p.Validate()
-			if tc.ok && err != nil {
-				t.Errorf("%s %v: %v", f.key, tc.tau, err)
-			}
-			if !tc.ok && (err == nil || !strings.HasPrefix(err.Error(), "retina: "+f.key+": ")) {
-				t.Errorf("%s %v: %v, want an error naming %s", f.key, tc.tau, err, f.key)
-			}
+			t.Run(fmt.Sprintf("%s=%v", f.key, tc.tau), func(t *testing.T) {
+				p := DefaultParams()
+				f.set(&p, tc.tau)
+				err := p.Validate()
+				if tc.ok && err != nil {
+					t.Errorf("%s %v: %v", f.key, tc.tau, err)
+				}
+				if !tc.ok && (err == nil || !strings.HasPrefix(err.Error(), "retina: "+f.key+": ")) {
+					t.Errorf("%s %v: %v, want an error naming %s", f.key, tc.tau, err, f.key)
+				}
+			})
 		}
 	}
 }

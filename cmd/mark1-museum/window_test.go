@@ -57,6 +57,15 @@ func runMuseum(t *testing.T, env []string, args ...string) (string, error) {
 	return string(out), err
 }
 
+// envName names a subtest after the environment it adds to the test's ("DISPLAY=:987"),
+// "own DISPLAY" when it adds none.
+func envName(env []string) string {
+	if len(env) == 0 {
+		return "own DISPLAY"
+	}
+	return strings.Join(env, " ")
+}
+
 // noXGBNotes fails the test when out holds jezek/xgb's notes about a missing Xauthority
 // (ebiten's X connection logs them on every start under an X server without authorization).
 func noXGBNotes(t *testing.T, out string) {
@@ -270,12 +279,14 @@ func TestKioskSIGTERMSaves(t *testing.T) {
 // Without a display the museum says so in one line, without a panic or a stack, and exits 1.
 func TestNoDisplay(t *testing.T) {
 	for _, env := range [][]string{{"DISPLAY="}, {"DISPLAY=:987"}} {
-		out, err := runMuseum(t, env, "--state-dir", "")
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != 1 || strings.Count(out, "\n") != 1 || strings.Contains(out, "panic") ||
-			strings.Contains(out, "goroutine") || !strings.Contains(out, "mark1 demo") {
-			t.Errorf("%v: %v, output %q: want exit 1 and one line naming the headless commands", env, err, out)
-		}
+		t.Run(envName(env), func(t *testing.T) {
+			out, err := runMuseum(t, env, "--state-dir", "")
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 1 || strings.Count(out, "\n") != 1 || strings.Contains(out, "panic") ||
+				strings.Contains(out, "goroutine") || !strings.Contains(out, "mark1 demo") {
+				t.Errorf("%v: %v, output %q: want exit 1 and one line naming the headless commands", env, err, out)
+			}
+		})
 	}
 }
 
@@ -329,13 +340,15 @@ func TestFrameRateWhileTraining(t *testing.T) {
 func TestHelpNeedsNoDisplay(t *testing.T) {
 	for _, env := range [][]string{nil, {"DISPLAY="}, {"DISPLAY=:987"}} {
 		for _, h := range []string{"-h", "--help"} {
-			cmd := exec.Command(bin, "--kiosk", h)
-			cmd.Env = append(os.Environ(), env...)
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil || stderr.Len() != 0 || stdout.String() != help.Text {
-				t.Errorf("%v mark1-museum %s: %v, stderr %q, stdout %q: want the usage and exit 0", env, h, err, stderr.String(), stdout.String())
-			}
+			t.Run(envName(env)+" "+h, func(t *testing.T) {
+				cmd := exec.Command(bin, "--kiosk", h)
+				cmd.Env = append(os.Environ(), env...)
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil || stderr.Len() != 0 || stdout.String() != help.Text {
+					t.Errorf("%v mark1-museum %s: %v, stderr %q, stdout %q: want the usage and exit 0", env, h, err, stderr.String(), stdout.String())
+				}
+			})
 		}
 	}
 	out, err := runMuseum(t, nil, "--no-such-flag")
@@ -433,17 +446,23 @@ func TestLanguageFlag(t *testing.T) {
 		code string
 		ok   bool
 	}{{"de", true}, {"fr-CA", true}, {"es-419", true}, {"ja", false}, {"english", false}, {"", true}} {
-		var out, errb bytes.Buffer
-		code := run([]string{"--language", c.code, "--curator-example"}, &out, &errb)
-		if c.ok {
-			// Valid: the flag passes and --curator-example prints the example.
-			if code != 0 || !strings.Contains(out.String(), "[exhibit]") {
+		name := c.code
+		if name == "" {
+			name = "empty"
+		}
+		t.Run(name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run([]string{"--language", c.code, "--curator-example"}, &out, &errb)
+			if c.ok {
+				// Valid: the flag passes and --curator-example prints the example.
+				if code != 0 || !strings.Contains(out.String(), "[exhibit]") {
+					t.Errorf("--language %q: exit %d, %q", c.code, code, errb.String())
+				}
+				return
+			}
+			if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), `--language "`+c.code+`": want en, de, fr or es`) {
 				t.Errorf("--language %q: exit %d, %q", c.code, code, errb.String())
 			}
-			continue
-		}
-		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), `--language "`+c.code+`": want en, de, fr or es`) {
-			t.Errorf("--language %q: exit %d, %q", c.code, code, errb.String())
-		}
+		})
 	}
 }

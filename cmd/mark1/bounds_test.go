@@ -48,36 +48,38 @@ func TestBoundedFlags(t *testing.T) {
 		{[]string{"lab", "regions"}, "classes", 3, 8},
 		{[]string{"lab", "masking"}, "n", 2, 10000},
 		{[]string{"lab", "masking"}, "middle", 2, 10000},
-		{[]string{"lab", "boolean"}, "epochs", 1, 10000},
+		{[]string{"lab", "boolean"}, "epochs", 1, 6250},
 		{[]string{"lab", "digits"}, "updates", 1, 100000},
 	} {
-		for _, v := range []int{tt.lo - 1, tt.hi + 1, -1 << 31, 1 << 40} {
-			if v >= tt.lo && v <= tt.hi {
-				continue
+		t.Run(caseName(tt.cmd)+" --"+tt.flag, func(t *testing.T) {
+			for _, v := range []int{tt.lo - 1, tt.hi + 1, -1 << 31, 1 << 40} {
+				if v >= tt.lo && v <= tt.hi {
+					continue
+				}
+				args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, strconv.Itoa(v))
+				code, out, errs := mark1(t, args...)
+				want := fmt.Sprintf("mark1 %s: --%s %d: want %d..%d\n", tt.cmd[0], tt.flag, v, tt.lo, tt.hi)
+				if code != 2 || out != "" || errs != want {
+					t.Errorf("mark1 %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, out, errs, want)
+				}
 			}
-			args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, strconv.Itoa(v))
-			code, out, errs := mark1(t, args...)
-			want := fmt.Sprintf("mark1 %s: --%s %d: want %d..%d\n", tt.cmd[0], tt.flag, v, tt.lo, tt.hi)
-			if code != 2 || out != "" || errs != want {
-				t.Errorf("mark1 %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, out, errs, want)
+			// The bounds themselves pass the check: whatever the command says next, it is not
+			// about the flag's range. (--out to a file stops each run before any work.)
+			for _, v := range []int{tt.lo, tt.hi} {
+				args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, strconv.Itoa(v), "--out", "bounds_test.go")
+				if _, _, errs := mark1(t, args...); strings.Contains(errs, "want") && strings.Contains(errs, "--"+tt.flag+" ") {
+					t.Errorf("mark1 %s: %q", strings.Join(args, " "), errs)
+				}
 			}
-		}
-		// The bounds themselves pass the check: whatever the command says next, it is not
-		// about the flag's range. (--out to a file stops each run before any work.)
-		for _, v := range []int{tt.lo, tt.hi} {
-			args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, strconv.Itoa(v), "--out", "bounds_test.go")
-			if _, _, errs := mark1(t, args...); strings.Contains(errs, "want") && strings.Contains(errs, "--"+tt.flag+" ") {
-				t.Errorf("mark1 %s: %q", strings.Join(args, " "), errs)
+			args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, "x")
+			want := fmt.Sprintf("mark1 %s: invalid value \"x\" for flag -%s: parse error\n", tt.cmd[0], tt.flag)
+			if code, _, errs := mark1(t, args...); code != 2 || errs != want {
+				t.Errorf("mark1 %s: exit %d, stderr %q; want %q", strings.Join(args, " "), code, errs, want)
 			}
-		}
-		args := append(append([]string(nil), tt.cmd...), "--"+tt.flag, "x")
-		want := fmt.Sprintf("mark1 %s: invalid value \"x\" for flag -%s: parse error\n", tt.cmd[0], tt.flag)
-		if code, _, errs := mark1(t, args...); code != 2 || errs != want {
-			t.Errorf("mark1 %s: exit %d, stderr %q; want %q", strings.Join(args, " "), code, errs, want)
-		}
-		help := append(append([]string(nil), tt.cmd[:2]...), "-h")
-		if _, out, _ := mark1(t, help...); !strings.Contains(out, "\n  -"+tt.flag+" int\n") {
-			t.Errorf("mark1 %s does not list -%s as an int flag:\n%s", strings.Join(help, " "), tt.flag, out)
-		}
+			help := append(append([]string(nil), tt.cmd[:2]...), "-h")
+			if _, out, _ := mark1(t, help...); !strings.Contains(out, "\n  -"+tt.flag+" int\n") {
+				t.Errorf("mark1 %s does not list -%s as an int flag:\n%s", strings.Join(help, " "), tt.flag, out)
+			}
+		})
 	}
 }

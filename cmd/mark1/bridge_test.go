@@ -144,10 +144,12 @@ func TestBridgeLoop(t *testing.T) {
 		{[]string{"bridge", "--bridge", addr, "--data", "builtin:ef", "--pace", "fast"}, 2, `--pace "fast": want auto or a duration`},
 		{[]string{"bridge", "--bridge", addr, "--data", "builtin:ef", "--grace", "0s"}, 2, "--grace 0s: want more than 0"},
 	} {
-		code, _, errs := mark1(t, tc.args...)
-		if code != tc.code || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
-			t.Errorf("mark1 %q: exit %d, %q; want %d with %q", tc.args, code, errs, tc.code, tc.want)
-		}
+		t.Run(strings.ReplaceAll(caseName(tc.args), addr, "ADDR"), func(t *testing.T) {
+			code, _, errs := mark1(t, tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("mark1 %q: exit %d, %q; want %d with %q", tc.args, code, errs, tc.code, tc.want)
+			}
+		})
 	}
 }
 
@@ -166,20 +168,23 @@ func loopPots(rUnits, aUnits int) []hwapi.PotInfo {
 // a one-line error (issue 18: a nil dereference, exit 2).
 func TestBridgeCheckedInfo(t *testing.T) {
 	for _, tc := range []struct {
+		name string
 		info hwapi.Info
 		want string
 	}{
-		{hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20}, "info reply: machine: missing"},
-		{hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "both", UpdateHz: 20}, `info reply: mode: "both": want mirror or loop`},
-		{hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20,
+		{"loop without machine", hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20}, "info reply: machine: missing"},
+		{"mode both", hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "both", UpdateHz: 20}, `info reply: mode: "both": want mirror or loop`},
+		{"loop without pots", hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20,
 			Machine: &hwapi.Machine{AUnits: 15, RUnits: 1, Rule: "alpha", Wiring: "random"}}, "no pot for R0.bias"},
 	} {
-		f := &fakeRig{info: tc.info}
-		addr := bridgeServer(t, f, "")
-		code, _, errs := mark1(t, "bridge", "--bridge", addr, "--data", "builtin:leftright")
-		if code != 1 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "panic") {
-			t.Errorf("%+v: exit %d, %q; want 1 with %q", tc.info, code, errs, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeRig{info: tc.info}
+			addr := bridgeServer(t, f, "")
+			code, _, errs := mark1(t, "bridge", "--bridge", addr, "--data", "builtin:leftright")
+			if code != 1 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "panic") {
+				t.Errorf("%+v: exit %d, %q; want 1 with %q", tc.info, code, errs, tc.want)
+			}
+		})
 	}
 }
 

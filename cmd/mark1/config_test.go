@@ -143,11 +143,13 @@ func TestOneValidationForEveryInput(t *testing.T) {
 		{[]string{"weights", "--state", counted}, 1, "counted.state: presentations: 5 of 3 s take 15 s, but the machine's clock_s is 0"},
 		{[]string{"weights", "--state", header}, 1, "header.state: config.order: a version 2 field, in a state whose header says version 1"},
 	} {
-		code, out, errs := mark1(t, tc.args...)
-		line := strings.TrimSuffix(errs, "\n")
-		if code != tc.code || out != "" || !strings.Contains(line, tc.want) || strings.Contains(line, "\n") {
-			t.Errorf("mark1 %s: exit %d, stdout %q, stderr %q; want exit %d and one line holding %q",
-				strings.Join(tc.args, " "), code, out, errs, tc.code, tc.want)
-		}
+		t.Run(caseName(tc.args), func(t *testing.T) {
+			code, out, errs := mark1(t, tc.args...)
+			line := strings.TrimSuffix(errs, "\n")
+			if code != tc.code || out != "" || !strings.Contains(line, tc.want) || strings.Contains(line, "\n") {
+				t.Errorf("mark1 %s: exit %d, stdout %q, stderr %q; want exit %d and one line holding %q",
+					strings.Join(tc.args, " "), code, out, errs, tc.code, tc.want)
+			}
+		})
 	}
 }

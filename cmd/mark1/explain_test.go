@@ -29,25 +29,27 @@ func TestTrainExplains(t *testing.T) {
 			nil, []string{"made no correction, yet"}},
 	}
 	for _, tt := range tests {
-		out := mustRun(t, tt.args...)
-		for _, w := range tt.want {
-			if !strings.Contains(out, w) {
-				t.Errorf("mark1 %s: output lacks %q:\n%s", strings.Join(tt.args, " "), w, out)
+		t.Run(caseName(tt.args), func(t *testing.T) {
+			out := mustRun(t, tt.args...)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("mark1 %s: output lacks %q:\n%s", strings.Join(tt.args, " "), w, out)
+				}
 			}
-		}
-		for _, w := range tt.not {
-			if strings.Contains(out, w) {
-				t.Errorf("mark1 %s: output has %q:\n%s", strings.Join(tt.args, " "), w, out)
+			for _, w := range tt.not {
+				if strings.Contains(out, w) {
+					t.Errorf("mark1 %s: output has %q:\n%s", strings.Join(tt.args, " "), w, out)
+				}
 			}
-		}
-		if one := regexp.MustCompile(`\b1 (mistakes|corrections|cards)\b`).FindString(out); one != "" {
-			t.Errorf("mark1 %s: %q", strings.Join(tt.args, " "), one)
-		}
-		for _, l := range strings.Split(out, "\n") {
-			if len([]rune(l)) > 100 {
-				t.Errorf("mark1 %s: a line of %d columns: %q", strings.Join(tt.args, " "), len([]rune(l)), l)
+			if one := regexp.MustCompile(`\b1 (mistakes|corrections|cards)\b`).FindString(out); one != "" {
+				t.Errorf("mark1 %s: %q", strings.Join(tt.args, " "), one)
 			}
-		}
+			for _, l := range strings.Split(out, "\n") {
+				if len([]rune(l)) > 100 {
+					t.Errorf("mark1 %s: a line of %d columns: %q", strings.Join(tt.args, " "), len([]rune(l)), l)
+				}
+			}
+		})
 	}
 }
 

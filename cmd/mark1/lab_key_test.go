@@ -173,36 +173,38 @@ func TestLabKey(t *testing.T) {
 	}
 	sections := readKey(t, keyFile)
 	for i, file := range files {
-		w := readWorksheet(t, file)
-		if w.n != i+1 {
-			t.Fatalf("%s: worksheet %d where %d was due", file, w.n, i+1)
-		}
-		if i >= len(sections) {
-			t.Errorf("%s: no section \"## %d. %s\"", keyFile, w.n, w.title)
-			continue
-		}
-		s := sections[i]
-		if s.n != w.n || s.title != w.title {
-			t.Errorf("%s:%d: section \"## %d. %s\", want \"## %d. %s\" (the worksheet's title)", keyFile, s.line, s.n, s.title, w.n, w.title)
-		}
-		var got []string
-		for _, a := range s.answers {
-			got = append(got, a.label)
-			if words := len(strings.Fields(a.text)); words < 12 {
-				t.Errorf("%s:%d: answer %s has %d words: an answer, not a placeholder", keyFile, a.line, a.label, words)
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".md"), func(t *testing.T) {
+			w := readWorksheet(t, file)
+			if w.n != i+1 {
+				t.Fatalf("%s: worksheet %d where %d was due", file, w.n, i+1)
 			}
-		}
-		for j, q := range w.questions {
-			if !strings.Contains(strings.Join(got, " ")+" ", q+" ") {
-				t.Errorf("%s: question %s (%s) has no answer \"**%s**\" in section %d", keyFile, q, filepath.Base(file), q, w.n)
-			} else if j >= len(got) || got[j] != q {
-				t.Errorf("%s: section %d answers %v, want %v in that order", keyFile, w.n, got, w.questions)
-				break
+			if i >= len(sections) {
+				t.Errorf("%s: no section \"## %d. %s\"", keyFile, w.n, w.title)
+				return
 			}
-		}
-		if len(got) > len(w.questions) {
-			t.Errorf("%s: section %d answers %v, but worksheet %d asks only %v", keyFile, w.n, got, w.n, w.questions)
-		}
+			s := sections[i]
+			if s.n != w.n || s.title != w.title {
+				t.Errorf("%s:%d: section \"## %d. %s\", want \"## %d. %s\" (the worksheet's title)", keyFile, s.line, s.n, s.title, w.n, w.title)
+			}
+			var got []string
+			for _, a := range s.answers {
+				got = append(got, a.label)
+				if words := len(strings.Fields(a.text)); words < 12 {
+					t.Errorf("%s:%d: answer %s has %d words: an answer, not a placeholder", keyFile, a.line, a.label, words)
+				}
+			}
+			for j, q := range w.questions {
+				if !strings.Contains(strings.Join(got, " ")+" ", q+" ") {
+					t.Errorf("%s: question %s (%s) has no answer \"**%s**\" in section %d", keyFile, q, filepath.Base(file), q, w.n)
+				} else if j >= len(got) || got[j] != q {
+					t.Errorf("%s: section %d answers %v, want %v in that order", keyFile, w.n, got, w.questions)
+					break
+				}
+			}
+			if len(got) > len(w.questions) {
+				t.Errorf("%s: section %d answers %v, but worksheet %d asks only %v", keyFile, w.n, got, w.n, w.questions)
+			}
+		})
 	}
 	if len(sections) > len(files) {
 		t.Errorf("%s: %d sections for %d worksheets", keyFile, len(sections), len(files))

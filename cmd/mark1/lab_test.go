@@ -294,35 +294,37 @@ func sameCards(t *testing.T, got, want *images.Set) {
 // the set (the worksheets' numbers come back). xe's classes are not in name order (X, E).
 func TestCardsExportKeepsOrder(t *testing.T) {
 	for _, name := range []string{"ef", "xe"} {
-		dir := filepath.Join(t.TempDir(), name)
-		mustRun(t, "cards", "export", "--data", "builtin:"+name, "--out", dir)
-		got, err := images.LoadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := builtin.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameCards(t, got, want)
-		table := func(data string) string {
-			out := mustRun(t, "lab", "compare", "--data", data, "--methods", "mark1,perceptron,lsq", "--in-order", "--json")
-			var rep struct {
-				Tables json.RawMessage `json:"tables"`
-				Data   json.RawMessage `json:"data"`
-			}
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				t.Fatal(err)
-			}
-			b, err := json.Marshal(rep)
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), name)
+			mustRun(t, "cards", "export", "--data", "builtin:"+name, "--out", dir)
+			got, err := images.LoadDir(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return withoutTimes(t, b)
-		}
-		if a, b := table("builtin:"+name), table(dir); a != b {
-			t.Errorf("lab compare on builtin:%s and on its export differ:\n%s\n%s", name, a, b)
-		}
+			want, err := builtin.Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameCards(t, got, want)
+			table := func(data string) string {
+				out := mustRun(t, "lab", "compare", "--data", data, "--methods", "mark1,perceptron,lsq", "--in-order", "--json")
+				var rep struct {
+					Tables json.RawMessage `json:"tables"`
+					Data   json.RawMessage `json:"data"`
+				}
+				if err := json.Unmarshal([]byte(out), &rep); err != nil {
+					t.Fatal(err)
+				}
+				b, err := json.Marshal(rep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return withoutTimes(t, b)
+			}
+			if a, b := table("builtin:"+name), table(dir); a != b {
+				t.Errorf("lab compare on builtin:%s and on its export differ:\n%s\n%s", name, a, b)
+			}
+		})
 	}
 }
 

@@ -510,21 +510,25 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"train", "-h"}, {"train", "--help"}} {
-		code, out, errs = mark1(t, args...)
-		if code != 0 || errs != "" {
-			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
-		}
-		for _, f := range []string{"data", "test", "epochs", "keep-going", "seed", "rule", "ideal", "r-units", "a-units", "coding", "wiring", "shuffle", "save", "json"} {
-			if !strings.Contains(out, "  -"+f+" ") && !strings.Contains(out, "  -"+f+"\n") {
-				t.Errorf("%v does not list -%s:\n%s", args, f, out)
+		t.Run(caseName(args), func(t *testing.T) {
+			code, out, errs := mark1(t, args...)
+			if code != 0 || errs != "" {
+				t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 			}
-		}
+			for _, f := range []string{"data", "test", "epochs", "keep-going", "seed", "rule", "ideal", "r-units", "a-units", "coding", "wiring", "shuffle", "save", "json"} {
+				if !strings.Contains(out, "  -"+f+" ") && !strings.Contains(out, "  -"+f+"\n") {
+					t.Errorf("%v does not list -%s:\n%s", args, f, out)
+				}
+			}
+		})
 	}
 	for _, cmd := range []string{"eval", "classify", "features", "weights", "demo", "bench"} {
-		code, out, errs = mark1(t, cmd, "-h")
-		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: mark1 "+cmd) {
-			t.Errorf("%s -h: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
-		}
+		t.Run(cmd+" -h", func(t *testing.T) {
+			code, out, errs := mark1(t, cmd, "-h")
+			if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: mark1 "+cmd) {
+				t.Errorf("%s -h: exit %d, stdout %q, stderr %q", cmd, code, out, errs)
+			}
+		})
 	}
 	if code, out, _ := mark1(t); code != 2 || !strings.Contains(out, "commands:") {
 		t.Errorf("no command: exit %d, want 2 and the usage", code)

@@ -74,22 +74,27 @@ func TestMuseumExecs(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, env := range [][]string{
-		{"MARK1_MUSEUM=" + fake, "DISPLAY=:5"},                                    // named
-		{"MARK1_MUSEUM=", "PATH=" + dir, "DISPLAY=", "WAYLAND_DISPLAY=wayland-0"}, // on the PATH
+	for _, c := range []struct {
+		name string
+		env  []string
+	}{
+		{"named", []string{"MARK1_MUSEUM=" + fake, "DISPLAY=:5"}},
+		{"on the PATH", []string{"MARK1_MUSEUM=", "PATH=" + dir, "DISPLAY=", "WAYLAND_DISPLAY=wayland-0"}},
 	} {
-		cmd := mark1Process(t, dir, "museum", "--kiosk", "--experiment", "ef")
-		cmd.Env = append(cmd.Env, env...)
-		out, err := cmd.Output()
-		ee, ok := err.(interface{ ExitCode() int })
-		if !ok || ee.ExitCode() != 7 {
-			t.Fatalf("%v: %v, want the window's exit status 7", env, err)
-		}
-		pid := cmd.Process.Pid
-		want := "window: --kiosk --experiment ef pid " + strconv.Itoa(pid) + "\n"
-		if string(out) != want {
-			t.Errorf("%v: output %q, want %q (the same process, exec'd)", env, out, want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			cmd := mark1Process(t, dir, "museum", "--kiosk", "--experiment", "ef")
+			cmd.Env = append(cmd.Env, c.env...)
+			out, err := cmd.Output()
+			ee, ok := err.(interface{ ExitCode() int })
+			if !ok || ee.ExitCode() != 7 {
+				t.Fatalf("%v: %v, want the window's exit status 7", c.env, err)
+			}
+			pid := cmd.Process.Pid
+			want := "window: --kiosk --experiment ef pid " + strconv.Itoa(pid) + "\n"
+			if string(out) != want {
+				t.Errorf("%v: output %q, want %q (the same process, exec'd)", c.env, out, want)
+			}
+		})
 	}
 }
 
@@ -498,16 +503,18 @@ func TestMuseumHelp(t *testing.T) {
 	t.Setenv("MARK1_MUSEUM", "")
 	t.Setenv("PATH", t.TempDir())
 	for _, args := range [][]string{{"museum", "-h"}, {"museum", "--kiosk", "--help"}} {
-		code, out, errs := mark1(t, args...)
-		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: mark1 museum [flags]") {
-			t.Errorf("mark1 %s: exit %d, stderr %q, stdout %q", strings.Join(args, " "), code, errs, out)
-		}
-		for _, f := range []string{"--fullscreen", "--kiosk", "--experiment NAME", "--state-dir DIR", "--save-every D", "--speed N|max",
-			"--seed N", "--ideal", "--attract D", "--pretrain N", "--screenshot FILE", "--frames N", "--stats"} {
-			if !strings.Contains(out, "\n  "+f+" ") {
-				t.Errorf("mark1 %s does not list %s:\n%s", strings.Join(args, " "), f, out)
+		t.Run(caseName(args), func(t *testing.T) {
+			code, out, errs := mark1(t, args...)
+			if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: mark1 museum [flags]") {
+				t.Errorf("mark1 %s: exit %d, stderr %q, stdout %q", strings.Join(args, " "), code, errs, out)
 			}
-		}
+			for _, f := range []string{"--fullscreen", "--kiosk", "--experiment NAME", "--state-dir DIR", "--save-every D", "--speed N|max",
+				"--seed N", "--ideal", "--attract D", "--pretrain N", "--screenshot FILE", "--frames N", "--stats"} {
+				if !strings.Contains(out, "\n  "+f+" ") {
+					t.Errorf("mark1 %s does not list %s:\n%s", strings.Join(args, " "), f, out)
+				}
+			}
+		})
 	}
 }
 
@@ -550,20 +557,22 @@ func TestMuseumFoundWhereDemoInstalls(t *testing.T) {
 		t.Skip("no shell scripts")
 	}
 	for _, dir := range []string{".local/bin", ".cache/mark1/bin"} {
-		home := t.TempDir()
-		d := filepath.Join(home, dir)
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(d, "mark1-museum"), []byte("#!/bin/sh\necho \"window from $0\"\nexit 7\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd := mark1Process(t, home, "museum")
-		cmd.Env = append(cmd.Env, "HOME="+home, "XDG_CACHE_HOME=", "MARK1_MUSEUM=", "PATH="+t.TempDir(), "DISPLAY=:5")
-		out, err := cmd.Output()
-		if ee, ok := err.(interface{ ExitCode() int }); !ok || ee.ExitCode() != 7 || !strings.Contains(string(out), filepath.Join(d, "mark1-museum")) {
-			t.Errorf("mark1-museum in ~/%s: %v, output %q: want it run", dir, err, out)
-		}
+		t.Run(dir, func(t *testing.T) {
+			home := t.TempDir()
+			d := filepath.Join(home, dir)
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, "mark1-museum"), []byte("#!/bin/sh\necho \"window from $0\"\nexit 7\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := mark1Process(t, home, "museum")
+			cmd.Env = append(cmd.Env, "HOME="+home, "XDG_CACHE_HOME=", "MARK1_MUSEUM=", "PATH="+t.TempDir(), "DISPLAY=:5")
+			out, err := cmd.Output()
+			if ee, ok := err.(interface{ ExitCode() int }); !ok || ee.ExitCode() != 7 || !strings.Contains(string(out), filepath.Join(d, "mark1-museum")) {
+				t.Errorf("mark1-museum in ~/%s: %v, output %q: want it run", dir, err, out)
+			}
+		})
 	}
 }
 

@@ -24,28 +24,34 @@ func TestOrderFlags(t *testing.T) {
 		{[]string{"--order", "file"}, 0, "file"},
 		{nil, 0, "shuffle"},
 	} {
-		args := append([]string{"train", "--data", "builtin:ef", "--epochs", "1", "--ideal", "--json"}, tc.args...)
-		code, out, errs := mark1(t, args...)
-		if code != tc.code {
-			t.Errorf("%q: exit %d (%s), want %d", tc.args, code, strings.TrimSpace(errs), tc.code)
-			continue
+		name := caseName(tc.args)
+		if name == "" {
+			name = "no order flag"
 		}
-		if code != 0 {
-			if !strings.Contains(errs, tc.want) {
-				t.Errorf("%q: %q, want %q", tc.args, errs, tc.want)
+		t.Run(name, func(t *testing.T) {
+			args := append([]string{"train", "--data", "builtin:ef", "--epochs", "1", "--ideal", "--json"}, tc.args...)
+			code, out, errs := mark1(t, args...)
+			if code != tc.code {
+				t.Errorf("%q: exit %d (%s), want %d", tc.args, code, strings.TrimSpace(errs), tc.code)
+				return
 			}
-			continue
-		}
-		var rep struct {
-			Machine struct {
-				Order string `json:"order"`
-			} `json:"machine"`
-		}
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("%q: %v", tc.args, err)
-		}
-		if rep.Machine.Order != tc.want {
-			t.Errorf("%q: trained in order %q, want %q", tc.args, rep.Machine.Order, tc.want)
-		}
+			if code != 0 {
+				if !strings.Contains(errs, tc.want) {
+					t.Errorf("%q: %q, want %q", tc.args, errs, tc.want)
+				}
+				return
+			}
+			var rep struct {
+				Machine struct {
+					Order string `json:"order"`
+				} `json:"machine"`
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%q: %v", tc.args, err)
+			}
+			if rep.Machine.Order != tc.want {
+				t.Errorf("%q: trained in order %q, want %q", tc.args, rep.Machine.Order, tc.want)
+			}
+		})
 	}
 }

@@ -193,24 +193,26 @@ func leftovers(t *testing.T, dir string) {
 // leaves no temporary file and no half-written state file (either none or one that loads).
 func TestSecondInterrupt(t *testing.T) {
 	for i := range 3 {
-		dir := t.TempDir()
-		state := filepath.Join(dir, "m.state")
-		// A big machine, so that saving takes a while and the second signal may come during it.
-		cmd, _, stderr := startTraining(t, dir, state, "--a-units", "8192")
-		cmd.Process.Signal(syscall.SIGINT)
-		time.Sleep(time.Duration(i*20) * time.Millisecond)
-		cmd.Process.Signal(syscall.SIGINT)
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Fatalf("exit %v, want 130; stderr %q", err, stderr.String())
-		}
-		if _, err := os.Stat(state); err == nil {
-			if _, err := machine.Load(state); err != nil {
-				t.Fatalf("half-written state file: %v", err)
+		t.Run(fmt.Sprintf("gap=%dms", i*20), func(t *testing.T) {
+			dir := t.TempDir()
+			state := filepath.Join(dir, "m.state")
+			// A big machine, so that saving takes a while and the second signal may come during it.
+			cmd, _, stderr := startTraining(t, dir, state, "--a-units", "8192")
+			cmd.Process.Signal(syscall.SIGINT)
+			time.Sleep(time.Duration(i*20) * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGINT)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+				t.Fatalf("exit %v, want 130; stderr %q", err, stderr.String())
 			}
-		}
-		leftovers(t, dir)
+			if _, err := os.Stat(state); err == nil {
+				if _, err := machine.Load(state); err != nil {
+					t.Fatalf("half-written state file: %v", err)
+				}
+			}
+			leftovers(t, dir)
+		})
 	}
 }
 
@@ -400,23 +402,25 @@ func TestFIFONeverWaits(t *testing.T) {
 		{"train", "--data", "builtin:ef", "--wiring", fifo},
 		{"train", "--data", "builtin:ef", "--save", fifo},
 	} {
-		cmd := mark1Process(t, dir, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-			if !strings.Contains(stderr.String(), "FIFO") {
-				t.Errorf("mark1 %s: stderr %q, want it to name a FIFO", strings.Join(args, " "), stderr.String())
+		t.Run(strings.ReplaceAll(strings.Join(args, " "), dir+string(filepath.Separator), ""), func(t *testing.T) {
+			cmd := mark1Process(t, dir, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("mark1 %s waits on a FIFO", strings.Join(args, " "))
-		}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+				if !strings.Contains(stderr.String(), "FIFO") {
+					t.Errorf("mark1 %s: stderr %q, want it to name a FIFO", strings.Join(args, " "), stderr.String())
+				}
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Errorf("mark1 %s waits on a FIFO", strings.Join(args, " "))
+			}
+		})
 	}
 }
 

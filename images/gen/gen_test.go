@@ -3,6 +3,7 @@ package gen
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"image"
 	"math"
 	"reflect"
@@ -28,18 +29,20 @@ func TestParse(t *testing.T) {
 		{"leftright,seed=18446744073709551615", Spec{Kind: "leftright", N: 60, Seed: 1<<64 - 1, Size: Range{13, 21}}},
 	}
 	for _, tt := range tests {
-		got, err := Parse(tt.text)
-		if err != nil {
-			t.Errorf("Parse(%q): %v", tt.text, err)
-			continue
-		}
-		if got != tt.want {
-			t.Errorf("Parse(%q) = %+v, want %+v", tt.text, got, tt.want)
-		}
-		back, err := Parse(got.String())
-		if err != nil || back != got {
-			t.Errorf("Parse(%q.String() = %q) = %+v, %v", tt.text, got.String(), back, err)
-		}
+		t.Run(tt.text, func(t *testing.T) {
+			got, err := Parse(tt.text)
+			if err != nil {
+				t.Errorf("Parse(%q): %v", tt.text, err)
+				return
+			}
+			if got != tt.want {
+				t.Errorf("Parse(%q) = %+v, want %+v", tt.text, got, tt.want)
+			}
+			back, err := Parse(got.String())
+			if err != nil || back != got {
+				t.Errorf("Parse(%q.String() = %q) = %+v, %v", tt.text, got.String(), back, err)
+			}
+		})
 	}
 }
 
@@ -71,16 +74,22 @@ func TestParseErrors(t *testing.T) {
 		{"leftright,size=30", "size=30: want sizes within 6-26 pixels"},
 	}
 	for _, tt := range tests {
-		_, err := Parse(tt.text)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("Parse(%q): %v", tt.text, err)
-		case tt.want == "":
-		case err == nil:
-			t.Errorf("Parse(%q): no error, want %q", tt.text, tt.want)
-		case !strings.HasPrefix(err.Error(), "gen: ") || !strings.Contains(err.Error(), tt.want):
-			t.Errorf("Parse(%q) error %q, want gen: ... %q", tt.text, err, tt.want)
+		name := tt.text
+		if name == "" {
+			name = "empty"
 		}
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse(tt.text)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Parse(%q): %v", tt.text, err)
+			case tt.want == "":
+			case err == nil:
+				t.Errorf("Parse(%q): no error, want %q", tt.text, tt.want)
+			case !strings.HasPrefix(err.Error(), "gen: ") || !strings.Contains(err.Error(), tt.want):
+				t.Errorf("Parse(%q) error %q, want gen: ... %q", tt.text, err, tt.want)
+			}
+		})
 	}
 }
 
@@ -88,46 +97,48 @@ func TestParseErrors(t *testing.T) {
 // and a smaller set the prefix of a larger one.
 func TestGenerate(t *testing.T) {
 	for _, k := range Kinds() {
-		s := k.Default
-		s.N = 3 * len(k.Classes)
-		set, err := Generate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(set.Classes, k.Classes) || len(set.Cards) != s.N || set.Name != s.String() {
-			t.Fatalf("%s: classes %q, %d cards, name %q", k.Name, set.Classes, len(set.Cards), set.Name)
-		}
-		for i, c := range set.Cards {
-			g := c.Image.(*image.Gray)
-			if c.Class != i%len(k.Classes) {
-				t.Fatalf("%s card %d: class %d", k.Name, i, c.Class)
+		t.Run(k.Name, func(t *testing.T) {
+			s := k.Default
+			s.N = 3 * len(k.Classes)
+			set, err := Generate(s)
+			if err != nil {
+				t.Fatal(err)
 			}
-			ink := 0
-			for y := range cardSize {
-				for x := range cardSize {
-					v := g.GrayAt(x, y).Y
-					edge := x < margin || y < margin || x >= cardSize-margin || y >= cardSize-margin
-					if edge && v != 255 {
-						t.Fatalf("%s card %d (%s): ink %d at %d,%d inside the margin", k.Name, i, c.Source, v, x, y)
+			if !slices.Equal(set.Classes, k.Classes) || len(set.Cards) != s.N || set.Name != s.String() {
+				t.Fatalf("%s: classes %q, %d cards, name %q", k.Name, set.Classes, len(set.Cards), set.Name)
+			}
+			for i, c := range set.Cards {
+				g := c.Image.(*image.Gray)
+				if c.Class != i%len(k.Classes) {
+					t.Fatalf("%s card %d: class %d", k.Name, i, c.Class)
+				}
+				ink := 0
+				for y := range cardSize {
+					for x := range cardSize {
+						v := g.GrayAt(x, y).Y
+						edge := x < margin || y < margin || x >= cardSize-margin || y >= cardSize-margin
+						if edge && v != 255 {
+							t.Fatalf("%s card %d (%s): ink %d at %d,%d inside the margin", k.Name, i, c.Source, v, x, y)
+						}
+						ink += 255 - int(v)
 					}
-					ink += 255 - int(v)
+				}
+				if ink < 255*30 {
+					t.Fatalf("%s card %d (%s): only %d pixels of ink", k.Name, i, c.Source, ink/255)
 				}
 			}
-			if ink < 255*30 {
-				t.Fatalf("%s card %d (%s): only %d pixels of ink", k.Name, i, c.Source, ink/255)
+			small := s
+			small.N = 4
+			prefix, err := Generate(small)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		small := s
-		small.N = 4
-		prefix, err := Generate(small)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range prefix.Cards {
-			if !reflect.DeepEqual(prefix.Cards[i], set.Cards[i]) {
-				t.Fatalf("%s: card %d of a 4-card set differs from the larger set's", k.Name, i)
+			for i := range prefix.Cards {
+				if !reflect.DeepEqual(prefix.Cards[i], set.Cards[i]) {
+					t.Fatalf("%s: card %d of a 4-card set differs from the larger set's", k.Name, i)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -162,27 +173,29 @@ var goldenFile = golden.File{Path: "testdata/golden-digest.txt", Header: goldenH
 // TestShift: with shift=0 every figure is centred; with shift=4 within 4 pixels of the centre.
 func TestShift(t *testing.T) {
 	for _, shift := range []float64{0, 4} {
-		s, err := Parse("ef,n=40")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Shift = shift
-		for i := range s.N {
-			c := s.Card(i)
-			g := c.Image.(*image.Gray)
-			x0, y0, x1, y1 := cardSize, cardSize, 0, 0
-			for y := range cardSize {
-				for x := range cardSize {
-					if g.GrayAt(x, y).Y < 255 {
-						x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+		t.Run(fmt.Sprintf("shift=%v", shift), func(t *testing.T) {
+			s, err := Parse("ef,n=40")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Shift = shift
+			for i := range s.N {
+				c := s.Card(i)
+				g := c.Image.(*image.Gray)
+				x0, y0, x1, y1 := cardSize, cardSize, 0, 0
+				for y := range cardSize {
+					for x := range cardSize {
+						if g.GrayAt(x, y).Y < 255 {
+							x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+						}
 					}
 				}
+				// The ink's box is centred on the figure's centre to within a pixel of antialiasing.
+				if cx, cy := float64(x0+x1)/2, float64(y0+y1)/2; math.Abs(cx-30) > shift+1 || math.Abs(cy-30) > shift+1 {
+					t.Fatalf("shift %v, %s: ink centred at %v,%v", shift, c.Source, cx, cy)
+				}
 			}
-			// The ink's box is centred on the figure's centre to within a pixel of antialiasing.
-			if cx, cy := float64(x0+x1)/2, float64(y0+y1)/2; math.Abs(cx-30) > shift+1 || math.Abs(cy-30) > shift+1 {
-				t.Fatalf("shift %v, %s: ink centred at %v,%v", shift, c.Source, cx, cy)
-			}
-		}
+		})
 	}
 }
 
@@ -213,29 +226,31 @@ func TestLeftRightHalves(t *testing.T) {
 // card two components and two holes.
 func TestConnectedOnRetina(t *testing.T) {
 	for _, stroke := range []string{"3", "3.5", "4", "5"} {
-		s, err := Parse("connected,n=400,seed=3,stroke=" + stroke)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := Generate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := retina.New(retina.IdealParams(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st retina.Stimulus
-		var bits retina.Bits
-		for _, c := range set.Cards {
-			r.Prepare(c.Image, &st)
-			r.Expose(&st, 0, nil, &bits)
-			on := components(&bits, true)
-			off := components(&bits, false) // the background and one hole per ring
-			if on != c.Class+1 || off != c.Class+2 {
-				t.Fatalf("stroke %s, %s: %d figure components and %d ground components, want %d and %d", stroke, c.Source, on, off, c.Class+1, c.Class+2)
+		t.Run("stroke="+stroke, func(t *testing.T) {
+			s, err := Parse("connected,n=400,seed=3,stroke=" + stroke)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			set, err := Generate(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := retina.New(retina.IdealParams(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st retina.Stimulus
+			var bits retina.Bits
+			for _, c := range set.Cards {
+				r.Prepare(c.Image, &st)
+				r.Expose(&st, 0, nil, &bits)
+				on := components(&bits, true)
+				off := components(&bits, false) // the background and one hole per ring
+				if on != c.Class+1 || off != c.Class+2 {
+					t.Fatalf("stroke %s, %s: %d figure components and %d ground components, want %d and %d", stroke, c.Source, on, off, c.Class+1, c.Class+2)
+				}
+			}
+		})
 	}
 }
 

@@ -27,9 +27,15 @@ func TestAsked(t *testing.T) {
 		{[]string{"---h"}, false},
 		{[]string{"-hx"}, false},
 	} {
-		if got := Asked(c.args); got != c.want {
-			t.Errorf("Asked(%q) = %v, want %v", c.args, got, c.want)
+		name := strings.Join(c.args, " ")
+		if name == "" {
+			name = "no arguments"
 		}
+		t.Run(name, func(t *testing.T) {
+			if got := Asked(c.args); got != c.want {
+				t.Errorf("Asked(%q) = %v, want %v", c.args, got, c.want)
+			}
+		})
 	}
 }
 

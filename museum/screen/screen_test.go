@@ -37,6 +37,21 @@ func scene(t testing.TB) *view.Scene {
 	return sc
 }
 
+// layoutName names a layout's subtest: "landscape,rot=0", "portrait,camera,title,rot=90".
+func layoutName(o Options) string {
+	s := "landscape"
+	if o.Portrait {
+		s = "portrait"
+	}
+	if o.Camera {
+		s += ",camera"
+	}
+	if o.Title != "" {
+		s += ",title"
+	}
+	return fmt.Sprintf("%s,rot=%d", s, o.Rotate)
+}
+
 func allLayouts() []Options {
 	var out []Options
 	for _, portrait := range []bool{false, true} {
@@ -55,37 +70,39 @@ func allLayouts() []Options {
 // do not overlap each other, the panel or the band, and each tile keeps its aspect.
 func TestLayoutsShowTheWholeMachine(t *testing.T) {
 	for _, o := range allLayouts() {
-		l := New(o)
-		area := 0
-		for i, tl := range l.Tiles {
-			area += tl.Src.Dx() * tl.Src.Dy()
-			if !tl.Dst.In(image.Rect(0, 0, l.W, l.H)) {
-				t.Errorf("%+v: tile %d %v outside the %dx%d layout", o, i, tl.Dst, l.W, l.H)
-			}
-			if sx, sy := float64(tl.Dst.Dx())/float64(tl.Src.Dx()), float64(tl.Dst.Dy())/float64(tl.Src.Dy()); sx/sy > 1.01 || sy/sx > 1.01 {
-				t.Errorf("%+v: tile %d stretched (%.3f x %.3f)", o, i, sx, sy)
-			}
-			for j, u := range l.Tiles[:i] {
-				if tl.Src.Overlaps(u.Src) {
-					t.Errorf("%+v: tiles %d and %d show the same pixels", o, i, j)
+		t.Run(layoutName(o), func(t *testing.T) {
+			l := New(o)
+			area := 0
+			for i, tl := range l.Tiles {
+				area += tl.Src.Dx() * tl.Src.Dy()
+				if !tl.Dst.In(image.Rect(0, 0, l.W, l.H)) {
+					t.Errorf("%+v: tile %d %v outside the %dx%d layout", o, i, tl.Dst, l.W, l.H)
 				}
-				if tl.Dst.Overlaps(u.Dst) {
-					t.Errorf("%+v: tiles %d and %d overlap on the screen", o, i, j)
+				if sx, sy := float64(tl.Dst.Dx())/float64(tl.Src.Dx()), float64(tl.Dst.Dy())/float64(tl.Src.Dy()); sx/sy > 1.01 || sy/sx > 1.01 {
+					t.Errorf("%+v: tile %d stretched (%.3f x %.3f)", o, i, sx, sy)
+				}
+				for j, u := range l.Tiles[:i] {
+					if tl.Src.Overlaps(u.Src) {
+						t.Errorf("%+v: tiles %d and %d show the same pixels", o, i, j)
+					}
+					if tl.Dst.Overlaps(u.Dst) {
+						t.Errorf("%+v: tiles %d and %d overlap on the screen", o, i, j)
+					}
+				}
+				if tl.Dst.Overlaps(l.Panel) || tl.Dst.Overlaps(l.Band) {
+					t.Errorf("%+v: tile %d under the panel or the band", o, i)
 				}
 			}
-			if tl.Dst.Overlaps(l.Panel) || tl.Dst.Overlaps(l.Band) {
-				t.Errorf("%+v: tile %d under the panel or the band", o, i)
+			if area != view.Width*view.Height {
+				t.Errorf("%+v: the tiles show %d of view's %d pixels", o, area, view.Width*view.Height)
 			}
-		}
-		if area != view.Width*view.Height {
-			t.Errorf("%+v: the tiles show %d of view's %d pixels", o, area, view.Width*view.Height)
-		}
-		if o.Camera != !l.Panel.Empty() || (o.Title != "") != !l.Band.Empty() {
-			t.Errorf("%+v: panel %v, band %v", o, l.Panel, l.Band)
-		}
-		if o.Portrait && l.H <= l.W || !o.Portrait && l.W <= l.H {
-			t.Errorf("%+v: %dx%d", o, l.W, l.H)
-		}
+			if o.Camera != !l.Panel.Empty() || (o.Title != "") != !l.Band.Empty() {
+				t.Errorf("%+v: panel %v, band %v", o, l.Panel, l.Band)
+			}
+			if o.Portrait && l.H <= l.W || !o.Portrait && l.W <= l.H {
+				t.Errorf("%+v: %dx%d", o, l.W, l.H)
+			}
+		})
 	}
 	if !New(Options{}).Plain() || New(Options{Rotate: 90}).Plain() || New(Options{Camera: true}).Plain() {
 		t.Error("Plain is wrong")
@@ -133,47 +150,49 @@ func TestTilesCutNoPart(t *testing.T) {
 func TestAtMapsBack(t *testing.T) {
 	sc := scene(t)
 	for _, o := range allLayouts() {
-		l := New(o)
-		for _, tl := range l.Tiles {
-			for _, v := range []image.Point{tl.Src.Min.Add(image.Pt(40, 40)), tl.Src.Max.Sub(image.Pt(40, 40)), tl.Src.Min.Add(tl.Src.Size().Div(2))} {
-				v = steady(sc, v)
-				// v's place in the layout, then turned onto the screen.
-				s := tl.Scale()
-				q := image.Pt(tl.Dst.Min.X+int(float64(v.X-tl.Src.Min.X)*s+s/2), tl.Dst.Min.Y+int(float64(v.Y-tl.Src.Min.Y)*s+s/2))
+		t.Run(layoutName(o), func(t *testing.T) {
+			l := New(o)
+			for _, tl := range l.Tiles {
+				for _, v := range []image.Point{tl.Src.Min.Add(image.Pt(40, 40)), tl.Src.Max.Sub(image.Pt(40, 40)), tl.Src.Min.Add(tl.Src.Size().Div(2))} {
+					v = steady(sc, v)
+					// v's place in the layout, then turned onto the screen.
+					s := tl.Scale()
+					q := image.Pt(tl.Dst.Min.X+int(float64(v.X-tl.Src.Min.X)*s+s/2), tl.Dst.Min.Y+int(float64(v.Y-tl.Src.Min.Y)*s+s/2))
+					var p image.Point
+					switch o.Rotate {
+					case 0:
+						p = q
+					case 90:
+						p = image.Pt(l.H-1-q.Y, q.X)
+					case 180:
+						p = image.Pt(l.W-1-q.X, l.H-1-q.Y)
+					case 270:
+						p = image.Pt(q.Y, l.W-1-q.X)
+					}
+					where, back := l.At(p)
+					if where != OnMachine || sc.HitTest(back) != sc.HitTest(v) || back.Sub(v).X*back.Sub(v).X+back.Sub(v).Y*back.Sub(v).Y > 8 {
+						t.Errorf("%+v: view %v is at screen %v, which maps back to %v %v", o, v, p, where, back)
+					}
+				}
+			}
+			if !l.Panel.Empty() {
+				c := l.Panel.Min.Add(image.Pt(5, 5))
 				var p image.Point
 				switch o.Rotate {
 				case 0:
-					p = q
+					p = c
 				case 90:
-					p = image.Pt(l.H-1-q.Y, q.X)
+					p = image.Pt(l.H-1-c.Y, c.X)
 				case 180:
-					p = image.Pt(l.W-1-q.X, l.H-1-q.Y)
+					p = image.Pt(l.W-1-c.X, l.H-1-c.Y)
 				case 270:
-					p = image.Pt(q.Y, l.W-1-q.X)
+					p = image.Pt(c.Y, l.W-1-c.X)
 				}
-				where, back := l.At(p)
-				if where != OnMachine || sc.HitTest(back) != sc.HitTest(v) || back.Sub(v).X*back.Sub(v).X+back.Sub(v).Y*back.Sub(v).Y > 8 {
-					t.Errorf("%+v: view %v is at screen %v, which maps back to %v %v", o, v, p, where, back)
+				if where, q := l.At(p); where != OnPanel || q != image.Pt(5, 5) {
+					t.Errorf("%+v: the panel's corner maps to %v %v", o, where, q)
 				}
 			}
-		}
-		if !l.Panel.Empty() {
-			c := l.Panel.Min.Add(image.Pt(5, 5))
-			var p image.Point
-			switch o.Rotate {
-			case 0:
-				p = c
-			case 90:
-				p = image.Pt(l.H-1-c.Y, c.X)
-			case 180:
-				p = image.Pt(l.W-1-c.X, l.H-1-c.Y)
-			case 270:
-				p = image.Pt(c.Y, l.W-1-c.X)
-			}
-			if where, q := l.At(p); where != OnPanel || q != image.Pt(5, 5) {
-				t.Errorf("%+v: the panel's corner maps to %v %v", o, where, q)
-			}
-		}
+		})
 	}
 }
 
@@ -247,20 +266,22 @@ func TestPanelHintWhole(t *testing.T) {
 			continue
 		}
 		for lang := range i18n.NumLangs {
-			l := New(o)
-			p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
-			p.Draw(&PanelState{Status: camera.Status{State: camera.Live}, Lang: lang})
-			if p.hint < 0 {
-				t.Errorf("%+v, %s: panel %v: no hint fits", o, lang.Code(), l.Panel.Size())
-				continue
-			}
-			if n := lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint])); n > p.hintFits {
-				t.Errorf("%+v, %s: the hint takes %d lines, %d fit", o, lang.Code(), n, p.hintFits)
-			}
-			if p.hint > 0 && lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint-1])) <= p.hintFits {
-				t.Errorf("%+v, %s: hint %d drawn, a longer one fits", o, lang.Code(), p.hint)
-			}
-			t.Logf("%+v, %s: panel %v: hint %d (%d lines fit)", o, lang.Code(), l.Panel.Size(), p.hint, p.hintFits)
+			t.Run(layoutName(o)+"/"+lang.Code(), func(t *testing.T) {
+				l := New(o)
+				p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
+				p.Draw(&PanelState{Status: camera.Status{State: camera.Live}, Lang: lang})
+				if p.hint < 0 {
+					t.Errorf("%+v, %s: panel %v: no hint fits", o, lang.Code(), l.Panel.Size())
+					return
+				}
+				if n := lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint])); n > p.hintFits {
+					t.Errorf("%+v, %s: the hint takes %d lines, %d fit", o, lang.Code(), n, p.hintFits)
+				}
+				if p.hint > 0 && lines(face(0, 18), p.show.Dx(), lang.S(PanelHints[p.hint-1])) <= p.hintFits {
+					t.Errorf("%+v, %s: hint %d drawn, a longer one fits", o, lang.Code(), p.hint)
+				}
+				t.Logf("%+v, %s: panel %v: hint %d (%d lines fit)", o, lang.Code(), l.Panel.Size(), p.hint, p.hintFits)
+			})
 		}
 	}
 }
@@ -274,41 +295,43 @@ func TestPanelSpeaksEveryLanguage(t *testing.T) {
 	for _, o := range []Options{{Camera: true}, {Camera: true, Portrait: true}} {
 		l := New(o)
 		for lang := range i18n.NumLangs {
-			p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
-			inner := p.img.Rect.Dx() - 8 - 16 // the frame's inside, right of the text's left edge (24)
-			fits := func(what string, w, room int) {
-				if w > room {
-					t.Errorf("%+v, %s: %s is %d px wide, its place %d", o, lang.Code(), what, w, room)
+			t.Run(layoutName(o)+"/"+lang.Code(), func(t *testing.T) {
+				p := NewPanel(l.Panel.Dx(), l.Panel.Dy())
+				inner := p.img.Rect.Dx() - 8 - 16 // the frame's inside, right of the text's left edge (24)
+				fits := func(what string, w, room int) {
+					if w > room {
+						t.Errorf("%+v, %s: %s is %d px wide, its place %d", o, lang.Code(), what, w, room)
+					}
 				}
-			}
-			fits("the title", width(face(1, 17), lang.S(i18n.CamPanelTitle)), inner)
-			for _, m := range []i18n.Msg{i18n.CamPanelShowPuts, i18n.CamPanelLive} {
-				fits(fmt.Sprint("the line ", m), width(face(0, 17), lang.S(m)), p.img.Rect.Dx()-8-p.pic.Min.X)
-			}
-			fits("SHOW IT", width(face(1, 26), lang.S(i18n.CamButtonShow)), p.show.Dx()-16)
-			for _, m := range []i18n.Msg{i18n.CamButtonLive, i18n.CamButtonStopLive} {
-				fits(fmt.Sprint("the button ", m), width(face(1, 18), lang.S(m)), p.live.Dx()-16)
-			}
-			for st := camera.Starting; st <= camera.Failed; st++ {
-				msg := CameraMessage(st, lang)
-				if st == camera.Live {
-					msg = lang.S(i18n.CamPanelNoPicture)
+				fits("the title", width(face(1, 17), lang.S(i18n.CamPanelTitle)), inner)
+				for _, m := range []i18n.Msg{i18n.CamPanelShowPuts, i18n.CamPanelLive} {
+					fits(fmt.Sprint("the line ", m), width(face(0, 17), lang.S(m)), p.img.Rect.Dx()-8-p.pic.Min.X)
 				}
-				if msg == "" {
-					t.Errorf("%s: camera state %v: no message", lang.Code(), st)
-					continue
+				fits("SHOW IT", width(face(1, 26), lang.S(i18n.CamButtonShow)), p.show.Dx()-16)
+				for _, m := range []i18n.Msg{i18n.CamButtonLive, i18n.CamButtonStopLive} {
+					fits(fmt.Sprint("the button ", m), width(face(1, 18), lang.S(m)), p.live.Dx()-16)
 				}
-				if n := lines(face(0, 20), p.pic.Dx()-28, msg); n > 8 || 40+n*27 > p.pic.Dy() {
-					t.Errorf("%+v, %s: %q takes %d lines in a %d px square", o, lang.Code(), msg, n, p.pic.Dy())
+				for st := camera.Starting; st <= camera.Failed; st++ {
+					msg := CameraMessage(st, lang)
+					if st == camera.Live {
+						msg = lang.S(i18n.CamPanelNoPicture)
+					}
+					if msg == "" {
+						t.Errorf("%s: camera state %v: no message", lang.Code(), st)
+						continue
+					}
+					if n := lines(face(0, 20), p.pic.Dx()-28, msg); n > 8 || 40+n*27 > p.pic.Dy() {
+						t.Errorf("%+v, %s: %q takes %d lines in a %d px square", o, lang.Code(), msg, n, p.pic.Dy())
+					}
 				}
-			}
-			// Drawn in this language, then in another: the picture changes.
-			st := &PanelState{Status: camera.Status{State: camera.Live}, Lang: lang} // no message of the camera's: the words alone change
-			p.Draw(st)
-			st.Lang = (lang + 1) % i18n.NumLangs
-			if !p.Draw(st) {
-				t.Errorf("%s: a new language did not redraw the panel", lang.Code())
-			}
+				// Drawn in this language, then in another: the picture changes.
+				st := &PanelState{Status: camera.Status{State: camera.Live}, Lang: lang} // no message of the camera's: the words alone change
+				p.Draw(st)
+				st.Lang = (lang + 1) % i18n.NumLangs
+				if !p.Draw(st) {
+					t.Errorf("%s: a new language did not redraw the panel", lang.Code())
+				}
+			})
 		}
 	}
 	if CameraMessage(camera.Missing, i18n.German) == CameraMessage(camera.Missing, i18n.English) {
@@ -389,44 +412,47 @@ func TestOverlay(t *testing.T) {
 	help := image.Rect(view.Width/2-560, 130, view.Width/2+560, 890) // the help's panel
 	tip := image.Rect(900, 300, 1300, 420)                           // a description across the portrait's bands
 	for _, c := range []struct {
+		name string
 		o    Options
 		src  image.Rectangle
 		over bool
 	}{
-		{Options{}, help, false},
-		{Options{Camera: true, Title: "M"}, tip, false},
-		{Options{Portrait: true}, help, true},
-		{Options{Portrait: true, Title: "M", Camera: true}, tip, true},
-		{Options{Portrait: true}, image.Rect(10, 300, 200, 400), false}, // inside one band
-		{Options{Portrait: true}, image.Rectangle{}, false},
+		{"landscape help", Options{}, help, false},
+		{"landscape tip", Options{Camera: true, Title: "M"}, tip, false},
+		{"portrait help", Options{Portrait: true}, help, true},
+		{"portrait tip", Options{Portrait: true, Title: "M", Camera: true}, tip, true},
+		{"portrait inside one band", Options{Portrait: true}, image.Rect(10, 300, 200, 400), false},
+		{"portrait none", Options{Portrait: true}, image.Rectangle{}, false},
 	} {
-		l := New(c.o)
-		l.SetOverlay(c.src)
-		if got := !l.Over.Src.Empty(); got != c.over {
-			t.Errorf("%+v, %v: overlay %v, want %v", c.o, c.src, got, c.over)
-			continue
-		}
-		if !c.over {
-			continue
-		}
-		d := l.Over.Dst
-		inside := image.Rect(OverlayMargin, l.Band.Max.Y+OverlayMargin, l.W-OverlayMargin+1, l.H-OverlayMargin+1)
-		if l.Over.Src != c.src || !d.In(inside) || l.Over.Scale() > 1 {
-			t.Errorf("%+v: overlay %v at %v (scale %.3f), want all of %v within %v", c.o, l.Over.Src, d, l.Over.Scale(), c.src, inside)
-		}
-		if r := float64(d.Dy()) / float64(d.Dx()) / (float64(c.src.Dy()) / float64(c.src.Dx())); r < 0.99 || r > 1.01 {
-			t.Errorf("%+v: the overlay's shape is changed by %.3f", c.o, r)
-		}
-		mid := image.Pt((d.Min.X+d.Max.X)/2, (d.Min.Y+d.Max.Y)/2)
-		where, p := l.At(mid)
-		want := image.Pt((c.src.Min.X+c.src.Max.X)/2, (c.src.Min.Y+c.src.Max.Y)/2)
-		if where != OnMachine || abs(p.X-want.X) > 2 || abs(p.Y-want.Y) > 2 {
-			t.Errorf("%+v: a touch at the overlay's centre lands %v at %v, want the machine at %v", c.o, where, p, want)
-		}
-		l.SetOverlay(image.Rectangle{})
-		if !l.Over.Src.Empty() {
-			t.Errorf("%+v: the overlay stays after it is closed", c.o)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			l := New(c.o)
+			l.SetOverlay(c.src)
+			if got := !l.Over.Src.Empty(); got != c.over {
+				t.Errorf("%+v, %v: overlay %v, want %v", c.o, c.src, got, c.over)
+				return
+			}
+			if !c.over {
+				return
+			}
+			d := l.Over.Dst
+			inside := image.Rect(OverlayMargin, l.Band.Max.Y+OverlayMargin, l.W-OverlayMargin+1, l.H-OverlayMargin+1)
+			if l.Over.Src != c.src || !d.In(inside) || l.Over.Scale() > 1 {
+				t.Errorf("%+v: overlay %v at %v (scale %.3f), want all of %v within %v", c.o, l.Over.Src, d, l.Over.Scale(), c.src, inside)
+			}
+			if r := float64(d.Dy()) / float64(d.Dx()) / (float64(c.src.Dy()) / float64(c.src.Dx())); r < 0.99 || r > 1.01 {
+				t.Errorf("%+v: the overlay's shape is changed by %.3f", c.o, r)
+			}
+			mid := image.Pt((d.Min.X+d.Max.X)/2, (d.Min.Y+d.Max.Y)/2)
+			where, p := l.At(mid)
+			want := image.Pt((c.src.Min.X+c.src.Max.X)/2, (c.src.Min.Y+c.src.Max.Y)/2)
+			if where != OnMachine || abs(p.X-want.X) > 2 || abs(p.Y-want.Y) > 2 {
+				t.Errorf("%+v: a touch at the overlay's centre lands %v at %v, want the machine at %v", c.o, where, p, want)
+			}
+			l.SetOverlay(image.Rectangle{})
+			if !l.Over.Src.Empty() {
+				t.Errorf("%+v: the overlay stays after it is closed", c.o)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,18 +46,20 @@ func msgNames(t *testing.T) []string {
 func TestEveryMessageHasEveryLanguage(t *testing.T) {
 	names := msgNames(t)
 	for l := range NumLangs {
-		missing := 0
-		for m := Msg(1); m < numMsgs; m++ {
-			if strings.TrimSpace(catalogues[l][m]) == "" {
-				missing++
-				if missing <= 10 {
-					t.Errorf("%s: %s has no text", l.Code(), names[m])
+		t.Run(l.Code(), func(t *testing.T) {
+			missing := 0
+			for m := Msg(1); m < numMsgs; m++ {
+				if strings.TrimSpace(catalogues[l][m]) == "" {
+					missing++
+					if missing <= 10 {
+						t.Errorf("%s: %s has no text", l.Code(), names[m])
+					}
 				}
 			}
-		}
-		if missing > 10 {
-			t.Errorf("%s: and %d more messages have no text", l.Code(), missing-10)
-		}
+			if missing > 10 {
+				t.Errorf("%s: and %d more messages have no text", l.Code(), missing-10)
+			}
+		})
 	}
 }
 
@@ -89,25 +92,27 @@ func TestTemplates(t *testing.T) {
 			if s == "" {
 				continue // TestEveryMessageHasEveryLanguage
 			}
-			ns, err := compile(s, argNames(m))
-			if err != nil {
-				t.Errorf("%s %s: %v: %q", l.Code(), names[m], err, s)
-				continue
-			}
-			uses := make([]int, len(argNames(m)))
-			argUses(ns, uses)
-			for i, u := range uses {
-				if u == 0 {
-					t.Errorf("%s %s: does not use {%s}: %q", l.Code(), names[m], argNames(m)[i], s)
+			t.Run(l.Code()+"/"+names[m], func(t *testing.T) {
+				ns, err := compile(s, argNames(m))
+				if err != nil {
+					t.Errorf("%s %s: %v: %q", l.Code(), names[m], err, s)
+					return
 				}
-			}
-			checkForms(t, l, names[m], ns)
-			if strings.Contains(s, "  ") && m != PanelSpeed {
-				t.Errorf("%s %s: two spaces in a row: %q", l.Code(), names[m], s)
-			}
-			if s != strings.TrimSpace(s) && m != AnswerWanted {
-				t.Errorf("%s %s: space at an end: %q", l.Code(), names[m], s)
-			}
+				uses := make([]int, len(argNames(m)))
+				argUses(ns, uses)
+				for i, u := range uses {
+					if u == 0 {
+						t.Errorf("%s %s: does not use {%s}: %q", l.Code(), names[m], argNames(m)[i], s)
+					}
+				}
+				checkForms(t, l, names[m], ns)
+				if strings.Contains(s, "  ") && m != PanelSpeed {
+					t.Errorf("%s %s: two spaces in a row: %q", l.Code(), names[m], s)
+				}
+				if s != strings.TrimSpace(s) && m != AnswerWanted {
+					t.Errorf("%s %s: space at an end: %q", l.Code(), names[m], s)
+				}
+			})
 		}
 	}
 }
@@ -133,6 +138,7 @@ func checkForms(t *testing.T, l Lang, name string, ns []node) {
 }
 
 func TestPluralsAndNumbers(t *testing.T) {
+	names := msgNames(t)
 	for _, c := range []struct {
 		lang Lang
 		m    Msg
@@ -157,10 +163,28 @@ func TestPluralsAndNumbers(t *testing.T) {
 		{German, ZoomBias, []Arg{Num(-2.5, 1)}, "Bias: -2,5 Schritte"},
 		{French, ZoomBias, []Arg{Num(2.5, 1)}, "biais\u00a0: 2,5 pas"},
 	} {
-		if got := c.lang.S(c.m, c.args...); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.lang.Code(), got, c.want)
+		t.Run(c.lang.Code()+"/"+names[c.m]+"/"+argsName(c.args), func(t *testing.T) {
+			if got := c.lang.S(c.m, c.args...); got != c.want {
+				t.Errorf("%s: got %q, want %q", c.lang.Code(), got, c.want)
+			}
+		})
+	}
+}
+
+// argsName writes a message's arguments for a subtest's name: "9,10,90.0".
+func argsName(args []Arg) string {
+	var out []string
+	for _, a := range args {
+		switch a.kind {
+		case argInt:
+			out = append(out, strconv.FormatInt(a.i, 10))
+		case argNum:
+			out = append(out, strconv.FormatFloat(a.f, 'f', a.prec, 64))
+		default:
+			out = append(out, a.s)
 		}
 	}
+	return strings.Join(out, ",")
 }
 
 func TestParse(t *testing.T) {
@@ -173,10 +197,16 @@ func TestParse(t *testing.T) {
 		{"es-419", Spanish, true}, {"en-GB", English, true}, {"ja", English, false}, {"", English, false},
 		{"xx-!!", English, false},
 	} {
-		got, ok := Parse(c.code)
-		if got != c.want || ok != c.ok {
-			t.Errorf("Parse(%q) = %v, %v; want %v, %v", c.code, got, ok, c.want, c.ok)
+		name := c.code
+		if name == "" {
+			name = "empty"
 		}
+		t.Run(name, func(t *testing.T) {
+			got, ok := Parse(c.code)
+			if got != c.want || ok != c.ok {
+				t.Errorf("Parse(%q) = %v, %v; want %v, %v", c.code, got, ok, c.want, c.ok)
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -134,9 +135,11 @@ func TestPct(t *testing.T) {
 		{Result{2000, 1715}, "85.8%"}, {Result{2000, 1699}, "85.0%"}, {Result{208, 207}, "99.5%"},
 		{Result{60, 60}, "100%"}, {Result{1040, 391}, "37.6%"}, {Result{3, 2}, "66.7%"},
 	} {
-		if got := pct(c.r); got != c.want {
-			t.Errorf("pct(%v) = %s, want %s", c.r, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d of %d", c.r.Correct, c.r.Cards), func(t *testing.T) {
+			if got := pct(c.r); got != c.want {
+				t.Errorf("pct(%v) = %s, want %s", c.r, got, c.want)
+			}
+		})
 	}
 	if got := thousands(1234567); got != "1,234,567" {
 		t.Errorf("thousands: %s", got)
@@ -180,13 +183,15 @@ func TestMNISTSplit(t *testing.T) {
 		{"test-images.idx.gz", "test2000-images.idx.gz", 200, 2000, 16, 784},
 		{"test-labels.idx.gz", "test2000-labels.idx.gz", 200, 2000, 8, 1},
 	} {
-		small, big := gunzip(t, c.small), gunzip(t, c.big)
-		if len(big) != c.header+c.bigN*c.item {
-			t.Errorf("%s: %d bytes, want %d digits", c.big, len(big), c.bigN)
-		}
-		if len(small) != c.header+c.n*c.item || !bytes.Equal(small[c.header:], big[c.header:c.header+c.n*c.item]) {
-			t.Errorf("%s is not the first %d of %s", c.small, c.n, c.big)
-		}
+		t.Run(c.small, func(t *testing.T) {
+			small, big := gunzip(t, c.small), gunzip(t, c.big)
+			if len(big) != c.header+c.bigN*c.item {
+				t.Errorf("%s: %d bytes, want %d digits", c.big, len(big), c.bigN)
+			}
+			if len(small) != c.header+c.n*c.item || !bytes.Equal(small[c.header:], big[c.header:c.header+c.n*c.item]) {
+				t.Errorf("%s is not the first %d of %s", c.small, c.n, c.big)
+			}
+		})
 	}
 }
 

@@ -24,10 +24,12 @@ func TestParse(t *testing.T) {
 		{":x", "", "", false},
 		{":1x", "", "", false},
 	} {
-		host, n, ok := parse(c.d)
-		if host != c.host || n != c.n || ok != c.ok {
-			t.Errorf("parse(%q) = %q, %q, %v; want %q, %q, %v", c.d, host, n, ok, c.host, c.n, c.ok)
-		}
+		t.Run(c.d, func(t *testing.T) {
+			host, n, ok := parse(c.d)
+			if host != c.host || n != c.n || ok != c.ok {
+				t.Errorf("parse(%q) = %q, %q, %v; want %q, %q, %v", c.d, host, n, ok, c.host, c.n, c.ok)
+			}
+		})
 	}
 }
 
