@@ -101,9 +101,11 @@ staticcheck: $(STATICCHECK)
 fma-check:
 	@bash scripts/check-fma.sh
 
-## imports: the dependency rules (see scripts/check-imports.sh).
+## imports: the dependency rules the layers alone do not say (TestImportRules in
+## docs/design_test.go, on go list -deps: ebiten only in the window, periph only in drivers/
+## and cmd/hwbridge, gonum only in the lab and mark1, a core without fonts or the museum).
 imports:
-	@bash scripts/check-imports.sh
+	$(GO) test -count=1 -run '^TestImportRules$$' ./docs
 
 ## race: the machine's readers on other goroutines, under the race detector (needs cgo). The
 ## soak is left out: a race build draws a frame ten times slower, too slow to measure it.
