@@ -6,6 +6,11 @@ FUZZTIME    ?= 20000x
 # Packages whose results must be the same bit for bit on amd64 and arm64, and the tests that
 # prove it (golden digests), run compiled for arm64 under qemu.
 ARM64_TESTS := ./internal/detmath ./potentiometer ./retina ./machine ./images/gen ./images/builtin
+# qemu-aarch64-static runs arm64 test binaries (go test -exec); newer Debian releases may call
+# it qemu-aarch64. NEED_QEMU installs Debian's qemu-user-static when neither is there.
+QEMU_ARM64  = $$(command -v qemu-aarch64-static || command -v qemu-aarch64)
+NEED_QEMU   = command -v qemu-aarch64-static >/dev/null || command -v qemu-aarch64 >/dev/null || \
+	bash scripts/need.sh qemu-user-static
 # Every test run and check of make test is counted (internal/tools/testtally); its last line
 # says how many passed and failed. Recipes run in bash with pipefail, so a pipe fails with
 # go test.
@@ -40,7 +45,8 @@ test: museum-deps
 	$(GO) test -count=1 -json ./... | $(TALLY) go
 	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory purego
-	@for t in arm64 museum-test rig dist-test docs-test; do \
+	$(MAKE) --no-print-directory arm64
+	@for t in museum-test rig dist-test docs-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
 	@$(TALLY) summary
@@ -119,9 +125,13 @@ race:
 purego:
 	$(GO) test -count=1 -tags purego -json ./potentiometer ./retina ./machine | $(TALLY) go
 
-## arm64: the golden digests compiled for arm64 and run under qemu (installs qemu-user-static).
+## arm64: the golden digests compiled for arm64 and run under qemu: go test -exec runs each
+## package's test binary with qemu-aarch64-static from the package's directory, as go test
+## runs any test (installs qemu-user-static when qemu-aarch64-static is missing).
 arm64:
-	bash scripts/test-arm64.sh $(ARM64_TESTS) '-test.run=Golden|Determinism'
+	@$(NEED_QEMU)
+	GOARCH=arm64 CGO_ENABLED=0 $(GO) test -count=1 -exec "$(QEMU_ARM64)" -run 'Golden|Determinism' -json \
+		$(ARM64_TESTS) | $(TALLY) go
 
 ## figures: run the commands behind README.md's "Measured figures" and write docs/figures/
 ## (accuracy.json: seeded, the same on every run; state.json and speed.json: measured, dated);
