@@ -32,6 +32,10 @@ import (
 // closes, and the sentinel sends SIGTERM, then SIGKILL, to its whole group: the programs a
 // block left in the background too, which Pdeathsig alone would not reach. On SIGINT, SIGTERM
 // and SIGHUP the test itself stops every group, removes its folder and dies of the signal.
+//
+// When a block's shell ends, what is left of its group gets SIGTERM and is waited for (the
+// test process is a child subreaper: a block's orphans become its children), then killed after
+// a grace: an Xvfb removes its lock file and socket only when it ends of a signal it catches.
 type runner struct {
 	root     string   // the repository under test
 	work     string   // the test's folder: /tmp/mark1-docs-test-HASH, one per checkout
@@ -75,6 +79,11 @@ func newRunner(t *testing.T, root string) *runner {
 	}
 	if r.lifeline, r.hold, err = os.Pipe(); err != nil {
 		t.Fatal(err)
+	}
+	// A block's orphans become the test's children, so that endGroup can wait for them.
+	const prSetChildSubreaper = 36
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		t.Fatalf("prctl(PR_SET_CHILD_SUBREAPER): %v", errno)
 	}
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
@@ -125,26 +134,37 @@ func (r *runner) onSignal() (stop func()) {
 	return func() { signal.Stop(ch); close(quit) }
 }
 
-// stopAll sends SIGTERM to every running block's group, gives their shells 3 seconds to end,
-// then kills what is left.
+// stopAll ends every running block's group (endGroup), all at once.
 func (r *runner) stopAll() {
 	r.mu.Lock()
-	groups := make(map[int]chan struct{}, len(r.groups))
-	for g, done := range r.groups {
-		groups[g] = done
-		syscall.Kill(-g, syscall.SIGTERM)
+	var wg sync.WaitGroup
+	for g := range r.groups {
+		wg.Add(1)
+		go func() { defer wg.Done(); endGroup(g) }()
 	}
 	r.mu.Unlock()
-	deadline := time.After(3 * time.Second)
-	for _, done := range groups {
-		select {
-		case <-done:
-		case <-deadline:
+	wg.Wait()
+}
+
+// endGroup sends SIGTERM to a process group, waits for those of its processes that are the
+// test's children (its shell, and its orphans: the test is their subreaper) and kills the
+// group when they have not all ended after the grace, or when they have (a process whose
+// parent is outside the group is not waited for).
+func endGroup(g int) {
+	syscall.Kill(-g, syscall.SIGTERM)
+	kill := time.AfterFunc(grace, func() { syscall.Kill(-g, syscall.SIGKILL) })
+	defer kill.Stop()
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(-g, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil { // ECHILD: none left
+			break
 		}
 	}
-	for g := range groups {
-		syscall.Kill(-g, syscall.SIGKILL)
-	}
+	syscall.Kill(-g, syscall.SIGKILL)
 }
 
 // freePort returns a loopback port nothing listens on now, and that the test has not handed
@@ -169,23 +189,29 @@ func (r *runner) freePort(t *testing.T) int {
 }
 
 // display returns an X display number no other Xvfb uses, from 500 up (xvfb-run -a starts at
-// 99: other tests' displays are not in the way). release gives it back.
+// 99: other tests' displays are not in the way). A lock file whose process is gone does not
+// count (Xvfb replaces it). release gives it back.
 func (r *runner) display() (n int, release func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for n = 500; ; n++ {
-		if r.displays[n] {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+		if r.displays[n] || !staleLock(fmt.Sprintf("/tmp/.X%d-lock", n)) {
 			continue
 		}
 		r.displays[n] = true
 		return n, func() { r.mu.Lock(); delete(r.displays, n); r.mu.Unlock() }
 	}
+}
+
+// staleLock reports whether an X server's lock file is missing or names a process that is
+// gone.
+func staleLock(file string) bool {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return true
+	}
+	pid, err2 := strconv.Atoi(strings.TrimSpace(string(data)))
+	return err == nil && err2 == nil && pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH
 }
 
 // install installs mark1, hwbridge and mark1-museum as the README says make demo does (its
@@ -233,8 +259,9 @@ type result struct {
 }
 
 // keeper starts the sentinel (see runner), then execs the block. Its arguments are the block's
-// command.
-const keeper = `( trap '' TERM; exec 0<&3 3<&- >/dev/null 2>&1; read -r _; kill -TERM 0; sleep 2; kill -KILL 0 ) &
+// command. The sentinel ends of the SIGTERM that ends the group (endGroup) until the pipe
+// closes; then it ignores it, to send the SIGKILL after.
+const keeper = `( exec 0<&3 3<&- >/dev/null 2>&1; read -r _; trap '' TERM; kill -TERM 0; sleep 2; kill -KILL 0 ) &
 exec "$@" 3<&-`
 
 // windowWatcher, run on a block's display before the block ($1), prints "docs-test: a window
@@ -306,10 +333,10 @@ func (r *runner) run(s spec) result {
 		}
 	}
 	res.took = time.Since(start)
-	syscall.Kill(-g, syscall.SIGKILL) // what the block left, if anything
 	r.mu.Lock()
 	delete(r.groups, g)
 	r.mu.Unlock()
+	endGroup(g) // what the block left, if anything
 	select {
 	case <-copied:
 	case <-time.After(grace): // a program that left the group still holds the output

@@ -141,6 +141,33 @@ func TestRunStops(t *testing.T) {
 	}
 }
 
+// TestDisplayLeavesNothing: a block under an Xvfb of its own, stopped, leaves neither the X
+// server nor its lock file and socket in /tmp (an Xvfb killed outright would).
+func TestDisplayLeavesNothing(t *testing.T) {
+	if _, err := exec.LookPath("xvfb-run"); err != nil {
+		t.Skip("no xvfb-run (make docs-test installs it)")
+	}
+	r := testRunner(t)
+	for _, tc := range []struct{ name, script string }{
+		{"stopped", "echo \"display $DISPLAY\"\nsleep 1000\n"},
+		{"ended", "echo \"display $DISPLAY\"\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := r.run(spec{script: tc.script, dir: t.TempDir(), env: os.Environ(), display: true, limit: time.Minute,
+				stopAt: regexp.MustCompile(`display :\d+`)})
+			m := regexp.MustCompile(`display :(\d+)`).FindStringSubmatch(res.out)
+			if m == nil {
+				t.Fatalf("no display: %+v", res)
+			}
+			for _, f := range []string{"/tmp/.X" + m[1] + "-lock", "/tmp/.X11-unix/X" + m[1]} {
+				if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s is left (%v)", f, err)
+				}
+			}
+		})
+	}
+}
+
 // TestBlocksDieWithTheTest: a test killed while a block runs, by SIGKILL or stopped by SIGTERM
 // or SIGINT, takes the block's programs with it, those it left in the background too; a
 // signal also removes the test's folder, and after a SIGKILL the next run does.
