@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -45,6 +46,12 @@ type runner struct {
 	goEnv    []string // GOCACHE, GOMODCACHE, GOPATH as go env says
 	bin      string   // where make demo's install put mark1, hwbridge, mark1-museum
 	system   bool     // run the blocks that change the system (root and MARK1_DOCS_SYSTEM=1)
+
+	// fs is held (read) while the test writes into its folder, and (write) by a signal's
+	// handler while it removes the folder; stopping, set by the handler, stops what starts
+	// after.
+	fs       sync.RWMutex
+	stopping atomic.Bool
 
 	mu       sync.Mutex
 	groups   map[int]chan struct{} // running blocks' process groups, closed when the block's shell ends
@@ -122,7 +129,9 @@ func (r *runner) onSignal() (stop func()) {
 	go func() {
 		select {
 		case sig := <-ch:
+			r.stopping.Store(true) // no block starts, nothing is written after this
 			r.stopAll()
+			r.fs.Lock() // what is being written is written
 			os.RemoveAll(r.work)
 			os.Remove(r.work + ".lock")
 			fmt.Fprintf(os.Stderr, "docs test: %v: every block stopped, %s removed\n", sig, r.work)
@@ -132,6 +141,18 @@ func (r *runner) onSignal() (stop func()) {
 		}
 	}()
 	return func() { signal.Stop(ch); close(quit) }
+}
+
+// writing holds off a signal's handler while the test writes into its folder; it stops the
+// test if a signal came. done ends it.
+func (r *runner) writing(t *testing.T) (done func()) {
+	t.Helper()
+	r.fs.RLock()
+	if r.stopping.Load() {
+		r.fs.RUnlock()
+		t.Fatal("stopped by a signal")
+	}
+	return r.fs.RUnlock
 }
 
 // stopAll ends every running block's group (endGroup), all at once.
@@ -299,15 +320,21 @@ func (r *runner) run(s spec) result {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start := time.Now()
-	err = cmd.Start()
+	// Started and listed at once, so that a signal's handler stops it, or it does not start.
+	r.mu.Lock()
+	if r.stopping.Load() {
+		err = errors.New("stopped by a signal")
+	} else {
+		err = cmd.Start()
+	}
 	pw.Close()
 	if err != nil {
+		r.mu.Unlock()
 		pr.Close()
 		return result{err: err}
 	}
 	g := cmd.Process.Pid
 	ended := make(chan struct{})
-	r.mu.Lock()
 	r.groups[g] = ended
 	r.mu.Unlock()
 	waited := make(chan error, 1)
@@ -397,6 +424,7 @@ var (
 // newFile makes a file's copy of the repository and its home, and picks its ports.
 func (r *runner) newFile(t *testing.T, f string) *fileRun {
 	t.Helper()
+	defer r.writing(t)()
 	base := filepath.Join(r.work, strings.ReplaceAll(f, "/", "_"))
 	fr := &fileRun{r: r, dir: filepath.Join(base, "repo"), bin: filepath.Join(base, "home", ".local", "bin"),
 		wrap: filepath.Join(base, "wrap"), ports: map[string]int{}}
@@ -497,7 +525,10 @@ func (fr *fileRun) runBlock(t *testing.T, b block, h how) {
 		t.Errorf("%s:%d: %v", b.file, b.Line, err)
 		return
 	}
-	if err := fr.writeWrappers(h.simulate); err != nil {
+	done := fr.r.writing(t)
+	err = fr.writeWrappers(h.simulate)
+	done()
+	if err != nil {
 		t.Fatal(err)
 	}
 	// At the end, programs the block left in the background are stopped; the block's own exit
