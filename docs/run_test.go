@@ -54,9 +54,9 @@ type runner struct {
 	stopping atomic.Bool
 
 	mu       sync.Mutex
-	groups   map[int]chan struct{} // running blocks' process groups, closed when the block's shell ends
-	ports    map[int]bool          // ports handed out
-	displays map[int]bool          // X displays in use
+	groups   map[int]bool // running blocks' process groups
+	ports    map[int]bool // ports handed out
+	displays map[int]bool // X displays in use
 }
 
 // newRunner makes the test's folder and installs the signal handling; both go at the end of
@@ -64,7 +64,7 @@ type runner struct {
 func newRunner(t *testing.T, root string) *runner {
 	t.Helper()
 	r := &runner{root: root, work: workDir(root),
-		groups: map[int]chan struct{}{}, ports: map[int]bool{}, displays: map[int]bool{},
+		groups: map[int]bool{}, ports: map[int]bool{}, displays: map[int]bool{},
 		system: os.Getuid() == 0 && os.Getenv("MARK1_DOCS_SYSTEM") == "1"}
 	lock, err := os.OpenFile(r.work+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -334,11 +334,10 @@ func (r *runner) run(s spec) result {
 		return result{err: err}
 	}
 	g := cmd.Process.Pid
-	ended := make(chan struct{})
-	r.groups[g] = ended
+	r.groups[g] = true
 	r.mu.Unlock()
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait(); close(ended) }()
+	go func() { waited <- cmd.Wait() }()
 	res := result{}
 	limit := time.NewTimer(s.limit)
 	defer limit.Stop()
@@ -360,10 +359,10 @@ func (r *runner) run(s spec) result {
 		}
 	}
 	res.took = time.Since(start)
+	endGroup(g) // what the block left, if anything
 	r.mu.Lock()
 	delete(r.groups, g)
 	r.mu.Unlock()
-	endGroup(g) // what the block left, if anything
 	select {
 	case <-copied:
 	case <-time.After(grace): // a program that left the group still holds the output
