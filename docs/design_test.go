@@ -39,24 +39,155 @@ func TestDesignLayers(t *testing.T) {
 		f := strings.Fields(line)
 		pkg := strings.TrimPrefix(f[0], mod)
 		listed = append(listed, pkg)
-		own, ok := layer[pkg]
-		if !ok {
-			t.Errorf("design.md: the package %s is not in the table of layers", pkg)
-			continue
-		}
-		for _, imp := range f[1:] {
-			dep, ok := strings.CutPrefix(imp, mod)
+		t.Run(pkg, func(t *testing.T) {
+			own, ok := layer[pkg]
 			if !ok {
-				continue
+				t.Fatalf("design.md: the package %s is not in the table of layers", pkg)
 			}
-			if l, ok := layer[dep]; ok && l > own {
-				t.Errorf("%s (layer %d) imports %s (layer %d): an import going up", pkg, own, dep, l)
+			for _, imp := range f[1:] {
+				dep, ok := strings.CutPrefix(imp, mod)
+				if !ok {
+					continue
+				}
+				if l, ok := layer[dep]; ok && l > own {
+					t.Errorf("%s (layer %d) imports %s (layer %d): an import going up", pkg, own, dep, l)
+				}
 			}
-		}
+		})
 	}
 	for pkg := range layer {
 		if !slices.Contains(listed, pkg) {
 			t.Errorf("design.md: %s is in the table of layers, but there is no such package", pkg)
 		}
 	}
+}
+
+// An importRule is a dependency the layers alone do not forbid. Patterns are Go's package
+// patterns: "x" is the package x, "x/..." is x and every package below it. Module packages
+// are written relative to the module ("drivers/..."), others in full.
+type importRule struct {
+	name string   // the subtest's name
+	deps []string // the dependencies it forbids
+	what string   // what they are, as a failure says it
+	only []string // the packages allowed them (the rule holds in every other package)
+	in   []string // when set, the rule holds only in these packages (and only is unused)
+}
+
+// importRules: what make imports checks (TestImportRules).
+var importRules = []importRule{
+	// ebiten panics at start on Linux without a display: everything but the window must run
+	// headless (the mark1 command, the bridge, the lab, and the museum's own session/, view/
+	// and museum/console, tested with no display).
+	{name: "ebiten", deps: []string{"github.com/hajimehoshi/ebiten/..."}, what: "ebiten (the window only)",
+		only: []string{"museum", "cmd/mark1-museum"}},
+	{name: "chromedp", deps: []string{"github.com/chromedp/..."}, what: "chromedp (a browser driver: test code only)"},
+	{name: "periph-host", deps: []string{"periph.io/x/host/..."}, what: "periph host (the bridge only)",
+		only: []string{"cmd/hwbridge"}},
+	// hwapi and rig stay periph-free so that mark1 can use them.
+	{name: "periph", deps: []string{"periph.io/x/conn/...", "periph.io/x/devices/..."},
+		what: "periph (the rig's drivers and daemon only: hwapi and rig stay periph-free so mark1 can use them)",
+		only: []string{"drivers/...", "cmd/hwbridge/..."}},
+	{name: "drivers", deps: []string{"drivers/..."}, what: "the rig's drivers (the daemon's)",
+		only: []string{"drivers/...", "cmd/hwbridge/..."}},
+	{name: "gonum", deps: []string{"gonum.org/..."}, what: "gonum (the lab only)",
+		only: []string{"lab/...", "cmd/mark1"}},
+	// The machine's core carries neither the built-in sets nor their fonts, nor the museum.
+	{name: "core", deps: []string{"golang.org/x/image/font/...", "images/builtin", "images/gen", "session/...", "view/...", "museum/..."},
+		what: "the built-in sets, their fonts or the museum (the core must not carry them)",
+		in:   []string{"retina", "patchboard", "potentiometer", "machine/...", "images", "knob", "internal/..."}},
+}
+
+// matchPattern reports whether the package path matches the Go package pattern pat ("x" or
+// "x/...").
+func matchPattern(pat, path string) bool {
+	if base, ok := strings.CutSuffix(pat, "/..."); ok {
+		return path == base || strings.HasPrefix(path, base+"/")
+	}
+	return path == pat
+}
+
+func matchAny(pats []string, path string) bool {
+	return slices.ContainsFunc(pats, func(p string) bool { return matchPattern(p, path) })
+}
+
+// TestImportRules: no package of the module depends, directly or through others, on what
+// importRules forbid it (as go list -deps reports the non-test imports of the default build,
+// linux/amd64 with cgo); a failure names the chain of imports that leads there. It is make
+// imports.
+func TestImportRules(t *testing.T) {
+	const mod = "github.com/mark1-perceptron/mark1"
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	// Module packages by their path relative to the module, the rest in full.
+	name := func(path string) string {
+		if path == mod {
+			return "."
+		}
+		if rel, ok := strings.CutPrefix(path, mod+"/"); ok {
+			return rel
+		}
+		return path
+	}
+	imports := map[string][]string{}
+	var own []string // the module's packages
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := name(f[0])
+		for _, imp := range f[1:] {
+			imports[pkg] = append(imports[pkg], name(imp))
+		}
+		if pkg != f[0] {
+			own = append(own, pkg)
+		}
+	}
+	slices.Sort(own)
+	for _, r := range importRules {
+		t.Run(r.name, func(t *testing.T) {
+			// A pattern that names no package is a rule that has gone stale.
+			for _, p := range slices.Concat(r.only, r.in) {
+				if !slices.ContainsFunc(own, func(pkg string) bool { return matchPattern(p, pkg) }) {
+					t.Errorf("the rule names %s, which matches no package of the module", p)
+				}
+			}
+			for _, pkg := range own {
+				if r.in != nil && !matchAny(r.in, pkg) || r.in == nil && matchAny(r.only, pkg) {
+					continue
+				}
+				if chain := importChain(imports, pkg, r.deps); chain != nil {
+					t.Errorf("%s must not depend on %s: %s", pkg, r.what, strings.Join(chain, " -> "))
+				}
+			}
+		})
+	}
+}
+
+// importChain returns the shortest chain of imports from pkg to a package matching one of
+// deps (pkg first), or nil when there is none.
+func importChain(imports map[string][]string, pkg string, deps []string) []string {
+	from := map[string]string{pkg: ""}
+	queue := []string{pkg}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, imp := range imports[p] {
+			if _, seen := from[imp]; seen {
+				continue
+			}
+			from[imp] = p
+			if matchAny(deps, imp) {
+				chain := []string{imp}
+				for q := p; q != ""; q = from[q] {
+					chain = append(chain, q)
+				}
+				slices.Reverse(chain)
+				return chain
+			}
+			queue = append(queue, imp)
+		}
+	}
+	return nil
 }

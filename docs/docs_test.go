@@ -2,7 +2,6 @@ package docs
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,45 +55,57 @@ func docFiles(t *testing.T, root string) []string {
 // is: sh for commands (they run in TestDocsRunAsPasted), or its language.
 func TestDocsFenced(t *testing.T) {
 	for _, f := range docFiles(t, "..") {
-		data, err := os.ReadFile(filepath.Join("..", f))
-		if err != nil {
-			t.Fatal(err)
+		t.Run(f, func(t *testing.T) { checkFenced(t, f) })
+	}
+}
+
+// checkFenced checks a doc file's code blocks and their directives.
+func checkFenced(t *testing.T, f string) {
+	data, err := os.ReadFile(filepath.Join("..", f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, indented, err := parse(f, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range indented {
+		t.Errorf("%s:%d: an indented code block: fence it (```sh for commands, ```text or its language for the rest)", f, n)
+	}
+	for _, b := range blocks {
+		if b.Lang == "" {
+			t.Errorf("%s:%d: a fenced block without a language (```sh for commands, ```text for the rest)", f, b.Line)
 		}
-		blocks, indented, err := parse(f, bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
+		if b.Directive != "" && b.Lang != "sh" {
+			t.Errorf("%s:%d: a docs-test directive on a %s block: only sh blocks run", f, b.Line, b.Lang)
 		}
-		for _, n := range indented {
-			t.Errorf("%s:%d: an indented code block: fence it (```sh for commands, ```text or its language for the rest)", f, n)
-		}
-		for _, b := range blocks {
-			if b.Lang == "" {
-				t.Errorf("%s:%d: a fenced block without a language (```sh for commands, ```text for the rest)", f, b.Line)
-			}
-			if b.Directive != "" && b.Lang != "sh" {
-				t.Errorf("%s:%d: a docs-test directive on a %s block: only sh blocks run", f, b.Line, b.Lang)
-			}
-			if _, err := parseDirective(b.Directive); err != nil {
-				t.Errorf("%s:%d: %v", f, b.Line, err)
-			}
+		if _, err := parseDirective(b.Directive); err != nil {
+			t.Errorf("%s:%d: %v", f, b.Line, err)
 		}
 	}
 }
 
 // how says how a block runs, from its directive.
 type how struct {
-	simulate bool           // hwbridge on simulated chips: --simulate added to its commands
-	display  bool           // under Xvfb
-	timeout  time.Duration  // run this long, then stop it: still running counts as success
-	fails    bool           // the block shows an error: it must exit non-zero
-	system   string         // it changes the system (/etc, users): run only as root with MARK1_DOCS_SYSTEM=1
-	pi       string         // it needs a Raspberry Pi: not run here, said why
-	skip     string         // not run, said why (only for the one block that would run this test)
-	expect   *regexp.Regexp // what the block's output must show (its point, not only its exit status)
+	simulate bool          // hwbridge on simulated chips: --simulate added to its commands
+	display  bool          // under Xvfb, where the test says when a window opens
+	timeout  time.Duration // a program that runs until stopped: stopped as soon as expect shows, failed if not by then
+	limit    time.Duration // a block that ends by itself may take this long (default 5 minutes)
+	fails    bool          // the block shows an error: it must exit non-zero
+	system   string        // it changes the system (/etc, users): run only as root with MARK1_DOCS_SYSTEM=1
+	pi       string        // it needs a Raspberry Pi: not run here, said why
+	skip     string        // not run, said why (only for the one block that would run this test)
+	// What the block's output must show (its point, not only its exit status); for a program
+	// that runs until stopped, what shows it is running.
+	expect *regexp.Regexp
 }
 
-// parseDirective reads "simulate, display, timeout=20s, fails, expect: regexp, system: why, pi:
-// why, skip: why"; a reason or an expect runs to the end of the comment.
+// defaultLimit is how long a block that ends by itself may take without a limit=D.
+const defaultLimit = 5 * time.Minute
+
+// parseDirective reads "simulate, display, timeout=20s, limit=10m, fails, expect: regexp,
+// system: why, pi: why, skip: why"; a reason or an expect runs to the end of the comment. A
+// timeout needs an expect: the block is stopped as soon as it shows, never waited out.
 func parseDirective(d string) (how, error) {
 	var h how
 	if d == "" {
@@ -123,12 +132,16 @@ func parseDirective(d string) (how, error) {
 			h.display = true
 		case "fails":
 			h.fails = true
-		case "timeout":
+		case "timeout", "limit":
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 || d > 10*time.Minute {
-				return h, fmt.Errorf("docs-test: timeout=%q: want a duration up to 10m", val)
+				return h, fmt.Errorf("docs-test: %s=%q: want a duration up to 10m", key, val)
 			}
-			h.timeout = d
+			if key == "timeout" {
+				h.timeout = d
+			} else {
+				h.limit = d
+			}
 		case "expect":
 			re, err := regexp.Compile(val)
 			if err != nil || val == "" {
@@ -148,8 +161,16 @@ func parseDirective(d string) (how, error) {
 				h.skip = val
 			}
 		default:
-			return h, fmt.Errorf("docs-test: %q: want simulate, display, timeout=D, fails, expect: REGEXP, system: WHY, pi: WHY or skip: WHY", part)
+			return h, fmt.Errorf("docs-test: %q: want simulate, display, timeout=D, limit=D, fails, expect: REGEXP, system: WHY, pi: WHY or skip: WHY", part)
 		}
+	}
+	switch {
+	case h.timeout > 0 && h.expect == nil:
+		return h, fmt.Errorf("docs-test: timeout=%v without expect: say what shows the program is running (expect: REGEXP): it is stopped as soon as that shows", h.timeout)
+	case h.timeout > 0 && h.limit > 0:
+		return h, fmt.Errorf("docs-test: timeout and limit together: timeout=D for a program that runs until stopped, limit=D for a block that ends by itself")
+	case h.timeout > 0 && h.fails:
+		return h, fmt.Errorf("docs-test: timeout and fails together: a program stopped by the test has no exit status of its own")
 	}
 	return h, nil
 }
@@ -157,19 +178,35 @@ func parseDirective(d string) (how, error) {
 // TestDocsRunAsPasted runs every ```sh block of README.md and docs/ as a newcomer pastes it: in
 // a fresh copy of the repository (a clone's files), with a fresh home folder whose
 // ~/.local/bin (where make demo installs mark1, hwbridge and mark1-museum) is on the PATH, each
-// block with bash -e in order, file by file. A block that fails fails the test, naming its
-// file and line.
+// block with bash -e. A block that fails fails the test, naming its file and line.
+//
+// Each file's blocks run in order, in the file's own copy and home (a block may use what an
+// earlier one made: train --save x, then eval --state x); the files run side by side, each a
+// subtest (go test -parallel N says how many at once; -run 'TestDocsRunAsPasted/docs/rig.md'
+// or MARK1_DOCS_ONLY="README.md docs/rig.md" runs some only). No file may use another's.
 //
 // A comment <!-- docs-test: ... --> on the line before a block says how it runs when it cannot
-// run as written here: "simulate" (hwbridge on simulated chips), "display" (under Xvfb),
-// "timeout=D" (a program that runs until stopped: stopped after D, still running counts),
-// "fails" (it shows an error), "expect: REGEXP" (what its output must show, to the end of the
-// comment), "system: WHY" (it changes /etc or the users: run only as root
-// with MARK1_DOCS_SYSTEM=1, as CI does), "pi: WHY" (it needs a Raspberry Pi: not run) and
-// "skip: WHY" (make test itself). The test prints what it did not run, and why.
+// run as written here: "simulate" (hwbridge on simulated chips), "display" (under an Xvfb of
+// its own, where the test prints "docs-test: a window opened: TITLE" when the first window is
+// mapped), "timeout=D, expect: REGEXP" (a program that runs until stopped: stopped as a person
+// would, Ctrl-C, as soon as its output matches, failed if it has not by D), "limit=D" (a block
+// that ends by itself but takes longer than 5 minutes), "fails" (it shows an error), "expect:
+// REGEXP" (what its output must show, to the end of the comment), "system: WHY" (it changes /etc
+// or the users: run only as root with MARK1_DOCS_SYSTEM=1, as CI does), "pi: WHY" (it needs a
+// Raspberry Pi: not run) and "skip: WHY" (make test itself). The test prints what it did not
+// run, and why.
 //
-// It runs when MARK1_DOCS_TEST=1 (scripts/docs-test.sh, in make test); MARK1_DOCS_ONLY="README.md
-// docs/rig.md" runs those files' blocks only.
+// Servers and their clients never meet anything but each other (see movePorts): every address
+// of the docs on a default port (mark1 web's 8080, hwbridge's 8707, the museum's status
+// endpoint's 8177) is moved to a free port the test picked for the file, and the commands that
+// use a default port without naming it (mark1 web, hwbridge serve, halt, ...) are given it.
+//
+// Nothing outlives the test (see runner): each block is a process group of its own that goes
+// when the test ends however it ends (SIGINT, SIGTERM, a timeout's panic, SIGKILL), and the
+// test's folder (a fixed one per checkout, so that the Go build cache serves its builds) is
+// removed at the end, or by the next run after a SIGKILL.
+//
+// It runs when MARK1_DOCS_TEST=1 (scripts/docs-test.sh, in make test).
 func TestDocsRunAsPasted(t *testing.T) {
 	if os.Getenv("MARK1_DOCS_TEST") != "1" {
 		t.Skip("MARK1_DOCS_TEST is not 1 (scripts/docs-test.sh runs this test, in make test)")
@@ -178,29 +215,10 @@ func TestDocsRunAsPasted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	work := t.TempDir()
-	home := filepath.Join(work, "home")
-	bin := filepath.Join(home, ".local", "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := docsEnv(t, home, bin)
-	// The binaries, installed as the README says make demo does (its --install-only step: the
-	// same script, without opening a window or running the terminal demo).
-	// Under Xvfb, so that the window (mark1-museum) is built and installed too.
-	install := exec.Command("xvfb-run", "-a", "bash", "scripts/museum-demo.sh", "--install-only")
-	install.Dir, install.Env = root, env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("installing as make demo does: %v\n%s", err, out)
-	}
-	for _, name := range []string{"mark1", "hwbridge", "mark1-museum"} {
-		if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
-			t.Fatalf("make demo's install did not put %s in ~/.local/bin: %v", name, err)
-		}
-	}
-	system := os.Getuid() == 0 && os.Getenv("MARK1_DOCS_SYSTEM") == "1"
-	var notRun []string
-	ran := 0
+	r := newRunner(t, root)
+	start := time.Now()
+	r.install(t)
+	t.Logf("installed as make demo does (%v)", time.Since(start).Round(100*time.Millisecond))
 	only := strings.Fields(os.Getenv("MARK1_DOCS_ONLY")) // a developer's choice of files
 	for _, f := range docFiles(t, root) {
 		if len(only) > 0 && !slices.Contains(only, f) {
@@ -223,40 +241,50 @@ func TestDocsRunAsPasted(t *testing.T) {
 		if len(sh) == 0 {
 			continue
 		}
-		clone := filepath.Join(work, strings.ReplaceAll(f, "/", "_"))
-		copyRepo(t, root, clone)
-		for _, b := range sh {
-			h, err := parseDirective(b.Directive)
-			if err != nil {
-				t.Fatalf("%s:%d: %v", b.file, b.Line, err)
-			}
-			switch {
-			case h.skip != "":
-				notRun = append(notRun, fmt.Sprintf("%s:%d: skipped: %s", b.file, b.Line, h.skip))
-				continue
-			case h.pi != "":
-				notRun = append(notRun, fmt.Sprintf("%s:%d: needs a Raspberry Pi: %s", b.file, b.Line, h.pi))
-				continue
-			case h.system != "" && !system:
-				notRun = append(notRun, fmt.Sprintf("%s:%d: changes the system (%s): runs only as root with MARK1_DOCS_SYSTEM=1", b.file, b.Line, h.system))
-				continue
-			}
-			runBlock(t, b, h, clone, env, bin)
-			ran++
-		}
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			r.runFile(t, f, sh)
+		})
 	}
-	t.Logf("ran %d blocks", ran)
+}
+
+// runFile runs a file's blocks in order, in its own copy of the repository and its own home.
+func (r *runner) runFile(t *testing.T, f string, sh []block) {
+	start := time.Now()
+	fr := r.newFile(t, f)
+	var notRun []string
+	ran := 0
+	for _, b := range sh {
+		h, err := parseDirective(b.Directive)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", b.file, b.Line, err)
+		}
+		switch {
+		case h.skip != "":
+			notRun = append(notRun, fmt.Sprintf("%s:%d: skipped: %s", b.file, b.Line, h.skip))
+			continue
+		case h.pi != "":
+			notRun = append(notRun, fmt.Sprintf("%s:%d: needs a Raspberry Pi: %s", b.file, b.Line, h.pi))
+			continue
+		case h.system != "" && !r.system:
+			notRun = append(notRun, fmt.Sprintf("%s:%d: changes the system (%s): runs only as root with MARK1_DOCS_SYSTEM=1", b.file, b.Line, h.system))
+			continue
+		}
+		fr.runBlock(t, b, h)
+		ran++
+	}
+	t.Logf("%s: ran %d blocks in %v", f, ran, time.Since(start).Round(100*time.Millisecond))
 	for _, s := range notRun {
 		t.Logf("not run: %s", s)
 	}
 }
 
 // docsEnv is a newcomer's environment: a fresh home, ~/.local/bin first on the PATH (as
-// Debian's ~/.profile puts it when it exists), Go's caches where they were (so nothing is
-// downloaded or built twice), no display unless a block asks for Xvfb.
-func docsEnv(t *testing.T, home, bin string) []string {
-	t.Helper()
-	keep := map[string]bool{"LANG": true, "TERM": true, "TMPDIR": true, "USER": true, "LOGNAME": true, "SHELL": true,
+// Debian's ~/.profile puts it when it exists) after the test's wrappers (see writeWrappers), Go's
+// caches where they were (so nothing is downloaded or built twice), temporary files in the
+// test's folder, no display unless a block asks for Xvfb.
+func docsEnv(goEnv []string, home, wrap, bin, tmp string) []string {
+	keep := map[string]bool{"LANG": true, "TERM": true, "USER": true, "LOGNAME": true, "SHELL": true,
 		"GOFLAGS": true, "GOPROXY": true, "GONOSUMDB": true, "GOPRIVATE": true, "CGO_ENABLED": true}
 	var env []string
 	for _, kv := range os.Environ() {
@@ -265,15 +293,9 @@ func docsEnv(t *testing.T, home, bin string) []string {
 			env = append(env, kv)
 		}
 	}
-	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		out, err := exec.Command("go", "env", k).Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		env = append(env, k+"="+strings.TrimSpace(string(out)))
-	}
-	env = append(env, "HOME="+home, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "MARK1_DOCS_TEST=")
-	return env
+	sep := string(os.PathListSeparator)
+	env = append(env, goEnv...)
+	return append(env, "HOME="+home, "TMPDIR="+tmp, "PATH="+wrap+sep+bin+sep+os.Getenv("PATH"), "MARK1_DOCS_TEST=")
 }
 
 // copyRepo copies the repository's tracked files (as they are now, committed or not) to dst:
@@ -314,69 +336,6 @@ func copyRepo(t *testing.T, root, dst string) {
 		if err := os.WriteFile(to, data, fi.Mode().Perm()); err != nil {
 			t.Fatal(err)
 		}
-	}
-}
-
-// runBlock runs one block with bash -e in dir, as its directive says.
-func runBlock(t *testing.T, b block, h how, dir string, env []string, bin string) {
-	t.Helper()
-	// At the end, programs the block left in the background are stopped; the block's own exit
-	// status is kept (a kill with no job to kill must not replace it).
-	script := "set -e -o pipefail\ntrap 'rc=$?; j=$(jobs -p); [ -z \"$j\" ] || kill $j 2>/dev/null || true; wait 2>/dev/null || true; exit $rc' EXIT\n" + b.Text
-	if h.simulate {
-		// hwbridge's commands that open hardware run on simulated chips instead.
-		sim := filepath.Join(filepath.Dir(bin), "sim-bin")
-		if err := os.MkdirAll(sim, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		wrapper := "#!/bin/sh\ncase \"$1\" in serve|run|jog|calibrate|scan) exec " + strconv.Quote(filepath.Join(bin, "hwbridge")) + " \"$@\" --simulate;; esac\n" +
-			"exec " + strconv.Quote(filepath.Join(bin, "hwbridge")) + " \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(sim, "hwbridge"), []byte(wrapper), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		script = "export PATH=" + strconv.Quote(sim) + ":\"$PATH\"\n" + script
-	}
-	limit := 5 * time.Minute
-	if h.timeout > 0 {
-		limit = h.timeout
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	args := []string{"bash", "-c", script}
-	if h.display {
-		args = append([]string{"xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"}, args...)
-	}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir, cmd.Env = dir, env
-	// The block runs in its own process group: stopping it (Ctrl-C, as a person would) reaches
-	// the program it runs, and whatever is left at the end is killed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGINT) }
-	cmd.WaitDelay = 10 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // leftovers of the group, if any
-	}
-	took := time.Since(start).Round(100 * time.Millisecond)
-	timedOut := ctx.Err() != nil
-	switch {
-	case timedOut && h.timeout > 0 && h.expect != nil && !h.expect.Match(out.Bytes()):
-		t.Errorf("%s:%d: stopped after %v without showing what the docs say it does (%s):\n%s", b.file, b.Line, took, h.expect, tail(out.String()))
-	case timedOut && h.timeout > 0:
-		t.Logf("%s:%d: ran %v, stopped (a program that runs until stopped)", b.file, b.Line, took)
-	case timedOut:
-		t.Errorf("%s:%d: still running after %v:\n%s", b.file, b.Line, limit, tail(out.String()))
-	case h.fails && err == nil:
-		t.Errorf("%s:%d: the block shows an error, but it exited 0:\n%s", b.file, b.Line, tail(out.String()))
-	case !h.fails && err != nil:
-		t.Errorf("%s:%d: %v, pasted as written:\n%s\noutput:\n%s", b.file, b.Line, err, indent(b.Text), tail(out.String()))
-	case h.expect != nil && !h.expect.Match(out.Bytes()):
-		t.Errorf("%s:%d: the output does not show what the docs say it does (%s):\n%s", b.file, b.Line, h.expect, tail(out.String()))
-	default:
-		t.Logf("%s:%d: ok (%v)", b.file, b.Line, took)
 	}
 }
 

@@ -26,7 +26,8 @@ shot() {
 	local name=$1 lang=$2 large=$3 cam=${4:-}
 	local camera='on = false'
 	[ -z "$cam" ] || camera=$(printf 'on = true\ndevice = "file:%s"' "$cam")
-	printf '[exhibit]\nlanguage = "%s"\nlarge_text = %s\n\n[camera]\n%s\n\n[sound]\non = false\n' \
+	# No status endpoint: a shot listens on no port (a kiosk's may be on the default one).
+	printf '[exhibit]\nlanguage = "%s"\nlarge_text = %s\n\n[camera]\n%s\n\n[sound]\non = false\n\n[staff]\nstatus_addr = ""\n' \
 		"$lang" "$large" "$camera" >"$tmp/$name.toml"
 	xvfb-run -a -s "-screen 0 1920x1080x24" "$tmp/mark1-museum" --curator "$tmp/$name.toml" \
 		--state-dir "" --attract 0 --pretrain 2 --screenshot "$tmp/$name.png" --frames 60

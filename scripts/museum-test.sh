@@ -15,7 +15,7 @@
 #    a Y4M by ffmpeg; S typed through the DevTools protocol; the retina and the answer read
 #    from the page);
 #  - runs view's goldens and its readings of what the visitor sees compiled for arm64 under
-#    qemu (scripts/test-arm64.sh): there the goldens hold within the tolerance TestGolden
+#    qemu (go test -exec qemu-aarch64-static; installs qemu-user-static): there the goldens hold within the tolerance TestGolden
 #    states, measured so (go test ./view, run by make test, holds them exactly on amd64 and
 #    leaves out each of the scene's draw steps in turn: TestEachDrawStepIsSeen);
 #  - runs the soak test for MARK1_SOAK (default 30s).
@@ -47,7 +47,9 @@ echo "museum-test: the browser version in headless Chromium"
 MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^TestBrowser$' ./cmd/mark1/
 
 echo "museum-test: view's goldens and readings on arm64 under qemu"
-bash scripts/test-arm64.sh ./view '-test.run=^(TestGolden|TestWhatTheVisitorSees)$'
+command -v qemu-aarch64-static >/dev/null || command -v qemu-aarch64 >/dev/null || bash scripts/need.sh qemu-user-static
+GOARCH=arm64 CGO_ENABLED=0 "$go" test -count=1 -exec "$(command -v qemu-aarch64-static || command -v qemu-aarch64)" \
+	-run '^(TestGolden|TestWhatTheVisitorSees)$' ./view/
 
 echo "museum-test: soak for ${MARK1_SOAK:=30s}"
 MARK1_SOAK=$MARK1_SOAK "$go" test -count=1 -run '^TestSoak$' -v ./museum/console/ | grep -E 'soak:|^(ok|FAIL|---)'

@@ -143,8 +143,8 @@ func TestGenerate(t *testing.T) {
 }
 
 // TestGolden pins the pixels of each kind's cards to testdata/golden-digest.txt: the same on
-// every architecture (run under qemu-aarch64 with scripts/test-arm64.sh ./images/gen
-// -test.run=Golden).
+// every architecture (make arm64 runs it under qemu: GOARCH=arm64 CGO_ENABLED=0 go test
+// -exec qemu-aarch64-static -run Golden ./images/gen).
 func TestGolden(t *testing.T) {
 	got := map[string]string{}
 	for _, k := range Kinds() {

@@ -30,8 +30,8 @@
 //
 // scripts/check-fma.sh compiles the module for arm64 and fails if any fused instruction is left
 // in shipped code; this package's golden test compares SHA-256 digests of the functions' bit
-// patterns with testdata/golden.txt, and passes natively and under qemu-aarch64
-// (scripts/test-arm64.sh ./internal/detmath).
+// patterns with testdata/golden.txt, and passes natively and under qemu-aarch64 (make arm64:
+// GOARCH=arm64 CGO_ENABLED=0 go test -exec qemu-aarch64-static ./internal/detmath).
 //
 // The algorithms are the classic ones of Sun's fdlibm (argument reduction plus minimax
 // polynomial or rational approximations), with fdlibm's published coefficients; Normal is a

@@ -107,7 +107,7 @@ func pair(a, b float64) []float64 { return []float64{a, b} }
 var goldenNames = []string{"Exp", "Log", "Pow", "Erfc", "Sincos", "Normal", "NormalTables"}
 
 // TestGolden is the determinism test: the digests must match testdata/golden.txt on every
-// architecture (scripts/test-arm64.sh runs it under qemu-aarch64). Run with -update to
+// architecture (make arm64 runs it under qemu-aarch64: go test -exec). Run with -update to
 // rewrite the file after an intended change of results.
 func TestGolden(t *testing.T) {
 	got := goldenDigests()

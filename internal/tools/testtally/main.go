@@ -4,14 +4,18 @@
 //
 // Usage:
 //
-//	testtally reset                       start a new tally
-//	go test -json ARGS | testtally go     print go test's results as go test would, count them
-//	testtally check NAME -- CMD [ARGS]    run CMD, count it as a check named NAME
-//	testtally pass NAME | fail NAME       count a check a script ran itself
-//	testtally summary                     print "mark1 test: N passed, N failed (...)"
+//	testtally reset                          start a new tally (and its clock)
+//	go test -json ARGS | testtally go [NAME] print go test's results as go test would, count them
+//	testtally check NAME -- CMD [ARGS]       run CMD, count it as a check named NAME
+//	testtally pass NAME | fail NAME          count a check a script ran itself
+//	testtally summary                        print each step's time, then "mark1 test: N passed, N failed (...)"
 //
 // go counts a test that passed, failed or was skipped; a package that does not build, or a
-// failure outside any test, counts as a failed test. It exits 1 when anything failed.
+// failure outside any test, counts as a failed test. It exits 1 when anything failed. Its
+// step, named NAME ("go test" by default), lasts from its start to the end of its input (the
+// go test run it reads); a check's step lasts as long as CMD. The summary lists the steps in
+// the order they ran, each with its result and time, and the time since the reset, before its
+// last line.
 package main
 
 import (
@@ -24,7 +28,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 func main() {
@@ -45,18 +51,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "reset":
-		if err := os.WriteFile(tallyFile(), nil, 0o644); err != nil {
+		if err := os.WriteFile(tallyFile(), fmt.Appendf(nil, "reset %d\n", now().UnixMilli()), 0o644); err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
 		return 0
 	case "go":
+		name := "go test"
+		if len(args) > 1 {
+			name = strings.Join(args[1:], " ")
+		}
+		start := now()
 		t, err := readGoTest(stdin, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
-		if err := appendLine(fmt.Sprintf("go %d %d %d", t.pass, t.fail, t.skip)); err != nil {
+		if err := appendLine(fmt.Sprintf("go %d %d %d %s %s", t.pass, t.fail, t.skip, seconds(now().Sub(start)), name)); err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
@@ -69,7 +80,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "usage: testtally %s NAME\n", args[0])
 			return 2
 		}
-		if err := appendLine(fmt.Sprintf("check %s %s", args[0], args[1])); err != nil {
+		if err := appendLine(fmt.Sprintf("check %s %s -", args[0], args[1])); err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
@@ -81,7 +92,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cmd := exec.Command(args[3], args[4:]...)
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+		start := now()
 		err := cmd.Run()
+		took := now().Sub(start)
 		result, code := "pass", 0
 		if err != nil {
 			result, code = "fail", 1
@@ -92,23 +105,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "testtally: %s: %v\n", args[1], err)
 			}
 		}
-		if err := appendLine(fmt.Sprintf("check %s %s", result, args[1])); err != nil {
+		if err := appendLine(fmt.Sprintf("check %s %s %s", result, args[1], seconds(took))); err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
 		return code
 	case "summary":
-		line, err := summary()
+		text, err := summary()
 		if err != nil {
 			fmt.Fprintf(stderr, "testtally: %v\n", err)
 			return 1
 		}
-		fmt.Fprintln(stdout, line)
+		fmt.Fprint(stdout, text)
 		return 0
 	}
 	fmt.Fprintf(stderr, "testtally: unknown command %q\n", args[0])
 	return 2
 }
+
+// now is the clock (a test's own, in the tests).
+var now = time.Now
+
+// seconds writes a duration for the tally file.
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) }
 
 func appendLine(line string) error {
 	f, err := os.OpenFile(tallyFile(), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -202,7 +221,14 @@ func readGoTest(r io.Reader, w io.Writer) (tally, error) {
 	return t, sc.Err()
 }
 
-// summary reads the tally file and says what ran.
+// A step is one line of the summary: a check or a go test run, with its time.
+type step struct {
+	name, result string
+	took         time.Duration // -1: not known (a check a script counted itself)
+}
+
+// summary reads the tally file and says what ran: a line per step with its time, the time
+// since the reset, then the totals (always the last line).
 func summary() (string, error) {
 	data, err := os.ReadFile(tallyFile())
 	if err != nil {
@@ -210,32 +236,78 @@ func summary() (string, error) {
 	}
 	var goT tally
 	var checks, failedChecks []string
+	var steps []step
+	var started time.Time
+	took := func(s string) (time.Duration, error) {
+		if s == "-" {
+			return -1, nil
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return time.Duration(f * float64(time.Second)), err
+	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		f := strings.Fields(line)
 		switch {
-		case len(f) == 4 && f[0] == "go":
+		case len(f) == 2 && f[0] == "reset":
+			ms, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return "", fmt.Errorf("tally line %q: %w", line, err)
+			}
+			started = time.UnixMilli(ms)
+		case len(f) >= 4 && f[0] == "go":
 			var p, fl, s int
-			if _, err := fmt.Sscan(strings.Join(f[1:], " "), &p, &fl, &s); err != nil {
+			if _, err := fmt.Sscan(strings.Join(f[1:4], " "), &p, &fl, &s); err != nil {
 				return "", fmt.Errorf("tally line %q: %w", line, err)
 			}
 			goT.pass, goT.fail, goT.skip = goT.pass+p, goT.fail+fl, goT.skip+s
-		case len(f) == 3 && f[0] == "check":
+			st := step{name: "go test", result: fmt.Sprintf("%d passed, %d failed, %d skipped", p, fl, s), took: -1}
+			if len(f) >= 6 {
+				if st.took, err = took(f[4]); err != nil {
+					return "", fmt.Errorf("tally line %q: %w", line, err)
+				}
+				st.name = strings.Join(f[5:], " ")
+			}
+			steps = append(steps, st)
+		case (len(f) == 3 || len(f) == 4) && f[0] == "check":
 			checks = append(checks, f[2])
 			if f[1] == "fail" {
 				failedChecks = append(failedChecks, f[2])
 			}
+			st := step{name: f[2], result: f[1], took: -1}
+			if len(f) == 4 {
+				if st.took, err = took(f[3]); err != nil {
+					return "", fmt.Errorf("tally line %q: %w", line, err)
+				}
+			}
+			steps = append(steps, st)
 		case len(f) == 0:
 		default:
 			return "", fmt.Errorf("tally line %q: not a tally", line)
 		}
 	}
+	var b strings.Builder
+	width := 0
+	for _, st := range steps {
+		width = max(width, len(st.name))
+	}
+	for _, st := range steps {
+		t := "-"
+		if st.took >= 0 {
+			t = st.took.Round(100 * time.Millisecond).String()
+		}
+		fmt.Fprintf(&b, "  %-*s  %-8s  %s\n", width, st.name, t, st.result)
+	}
+	if !started.IsZero() {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, "in all", now().Sub(started).Round(time.Second))
+	}
 	passed := goT.pass + len(checks) - len(failedChecks)
 	failed := goT.fail + len(failedChecks)
-	s := fmt.Sprintf("mark1 test: %d passed, %d failed (%d go tests passed, %d failed, %d skipped; %d checks",
+	fmt.Fprintf(&b, "mark1 test: %d passed, %d failed (%d go tests passed, %d failed, %d skipped; %d checks",
 		passed, failed, goT.pass, goT.fail, goT.skip, len(checks))
 	if len(failedChecks) > 0 {
 		sort.Strings(failedChecks)
-		s += ", failed: " + strings.Join(failedChecks, ", ")
+		b.WriteString(", failed: " + strings.Join(failedChecks, ", "))
 	}
-	return s + ")", nil
+	b.WriteString(")\n")
+	return b.String(), nil
 }

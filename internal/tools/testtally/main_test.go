@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A go test -json stream of two packages: one with a pass, a skip and a failure, one that does
@@ -33,8 +34,17 @@ b/b.go:3:1: syntax error
 {"Action":"pass","Package":"d","Elapsed":0.1}
 `
 
+// clock makes now a clock that moves 2 s at each reading, until the test ends.
+func clock(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	n := 0
+	now = func() time.Time { n++; return t0.Add(time.Duration(n-1) * 2 * time.Second) }
+	t.Cleanup(func() { now = time.Now })
+}
+
 func TestTally(t *testing.T) {
 	t.Setenv("MARK1_TALLY", filepath.Join(t.TempDir(), "tally"))
+	clock(t)
 	var out, errb bytes.Buffer
 	if code := run([]string{"reset"}, nil, &out, &errb); code != 0 {
 		t.Fatal(errb.String())
@@ -58,11 +68,23 @@ func TestTally(t *testing.T) {
 		t.Errorf("check false: %d", code)
 	}
 	run([]string{"pass", "rig-test:loop"}, nil, &out, &errb)
+	if code := run([]string{"go", "race"}, strings.NewReader(`{"Action":"pass","Package":"d","Test":"TestR"}`+"\n"), &out, &errb); code != 0 {
+		t.Errorf("go race: %d", code)
+	}
 	out.Reset()
 	if code := run([]string{"summary"}, nil, &out, &errb); code != 0 {
 		t.Fatal(errb.String())
 	}
-	want := "mark1 test: 3 passed, 3 failed (1 go tests passed, 2 failed, 1 skipped; 3 checks, failed: false)\n"
+	// Each step took 2 s (two readings of the clock), the whole 18 s (nine readings since the
+	// reset's).
+	want := `  go test        2s        1 passed, 2 failed, 1 skipped
+  true           2s        pass
+  false          2s        fail
+  rig-test:loop  -         pass
+  race           2s        1 passed, 0 failed, 0 skipped
+  in all         18s
+mark1 test: 4 passed, 3 failed (2 go tests passed, 2 failed, 1 skipped; 3 checks, failed: false)
+`
 	if out.String() != want {
 		t.Errorf("summary %q\nwant    %q", out.String(), want)
 	}
@@ -70,7 +92,39 @@ func TestTally(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(data), "go 1 2 1\n") {
+	if !strings.HasPrefix(string(data), "reset 1796119200000\ngo 1 2 1 2.0 go test\n") {
 		t.Errorf("tally file %q", data)
+	}
+}
+
+// TestSummaryLines: the summary of a tally file's lines, those of the format before steps had
+// times among them.
+func TestSummaryLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, tally, want string
+	}{
+		{"old format", "go 3 0 1\ncheck pass vet\n", "  go test  -         3 passed, 0 failed, 1 skipped\n  vet      -         pass\nmark1 test: 4 passed, 0 failed (3 go tests passed, 0 failed, 1 skipped; 1 checks)\n"},
+		{"times", "go 3 0 1 61.5 go test ./...\ncheck fail imports 0.4\n", "  go test ./...  1m1.5s    3 passed, 0 failed, 1 skipped\n  imports        400ms     fail\nmark1 test: 3 passed, 1 failed (3 go tests passed, 0 failed, 1 skipped; 1 checks, failed: imports)\n"},
+		{"empty", "", "mark1 test: 0 passed, 0 failed (0 go tests passed, 0 failed, 0 skipped; 0 checks)\n"},
+		{"not a tally", "went 1 2\n", ""},
+		{"bad time", "check pass vet soon\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "tally")
+			t.Setenv("MARK1_TALLY", f)
+			if err := os.WriteFile(f, []byte(tc.tally), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := summary()
+			if tc.want == "" {
+				if err == nil {
+					t.Errorf("summary of %q = %q, want an error", tc.tally, got)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("summary of %q = %q, %v\nwant %q", tc.tally, got, err, tc.want)
+			}
+		})
 	}
 }
