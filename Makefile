@@ -126,9 +126,12 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## vet: go vet (installs museum-deps: it compiles the window).
+## vet: go vet, and of the packages with AVX2 kernels for arm64 and 386 too (their Go loops'
+## build lines) (installs museum-deps: it compiles the window).
 vet: museum-deps
 	$(GO) vet ./...
+	GOARCH=arm64 $(GO) vet ./potentiometer ./retina ./machine
+	GOARCH=386 $(GO) vet ./potentiometer ./retina
 
 ## tidy-check: go.mod and go.sum are tidy. Installs nothing.
 tidy-check:
@@ -163,9 +166,12 @@ race:
 		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge ./retina ./images/builtin | $(TALLY) go race
 
 ## purego: the packages with AVX2 kernels tested with their Go loops instead (-tags purego), as
-## every processor but amd64 runs them: the goldens and the property tests. Installs nothing.
+## every processor but amd64 runs them: the goldens and the property tests; then tested again
+## built as usual on a processor whose AVX2 GODEBUG=cpu.avx2=off hides, as on an amd64 without
+## it (TestKernelPath asserts that no AVX2 kernel ran). Installs nothing.
 purego:
 	$(GO) test -count=1 -tags purego -json ./potentiometer ./retina ./machine | $(TALLY) go purego
+	GODEBUG=cpu.avx2=off $(GO) test -count=1 -json ./potentiometer ./retina ./machine | $(TALLY) go noavx2
 
 ## arm64: the golden digests compiled for arm64 and run under qemu: go test -exec runs each
 ## package's test binary with qemu-aarch64-static from the package's directory, as go test

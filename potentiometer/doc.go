@@ -48,6 +48,6 @@
 // PCG stream): NewRack's for the fixed build spreads, and Drive's, Sum's and Advance's for the
 // per-pulse jitter and slips, the contact noise and the drift. An ideal rack draws nothing, and
 // every noise argument may then be nil. The same parameters and streams give the same bits on
-// amd64 and arm64 (TestGolden checks a digest of a whole session; scripts/test-arm64.sh runs it
+// amd64 and arm64 (TestGolden checks a digest of a whole session; make arm64 runs it
 // under qemu). A Rack is not safe for concurrent use.
 package potentiometer

@@ -11,7 +11,7 @@ import (
 )
 
 // goldenHeader heads testdata/golden-digest.txt: the SHA-256 digests of the bit patterns of
-// TestGolden's sessions. They are the same on amd64 and arm64 (scripts/test-arm64.sh runs this
+// TestGolden's sessions. They are the same on amd64 and arm64 (make arm64 runs this
 // test under qemu): the rack uses internal/detmath for exp and normal deviates and forbids fused
 // multiply-adds. A deliberate change of the model or of detmath changes them; update them then
 // (-update), from amd64 and arm64 alike.

@@ -12,7 +12,7 @@ import (
 
 // TestGoldenDigest digests, for several parameter sets, the stimuli of real cards (Light and G
 // bit for bit), the S-states of a noisy sequence of presentations and the final state. The
-// digests must be the same on every architecture (scripts/test-arm64.sh runs this test under
+// digests must be the same on every architecture (make arm64 runs this test under
 // qemu-aarch64); they change only when the model does (then run go test -run GoldenDigest
 // -update, and say why in the commit).
 func TestGoldenDigest(t *testing.T) {
