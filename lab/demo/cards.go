@@ -65,7 +65,6 @@ func testClasses(c lab.Config, train, test *images.Set) error {
 	return nil
 }
 
-
 // cardsConfig is what the demonstrations on the Mark I itself need: cards to train on, cards
 // to test on (optional), the machine, and how long to train.
 type cardsConfig struct {
