@@ -129,6 +129,10 @@ type Frame struct {
 	Tested                bool // a test pass has been made or is under way since the last training
 
 	Problem string // the last problem the session met (a failed save, a state it could not resume), or ""
+
+	// Rig is the hardware rig attached to the session (Options.Rig), as Snapshot found it: a
+	// zero Rig without one. It is the rig's latest state, not the presentation's.
+	Rig Rig
 }
 
 // copyFrame copies src into dst, reusing dst's slices.

@@ -67,20 +67,15 @@ type Options struct {
 	// Clock is the time the session paces its cards, publishes its frames and saves by; nil
 	// means the wall clock. Tests give a manual clock, so that pacing runs on machine time.
 	Clock Clock
+	// Rig, when not nil, is a hardware rig attached to the machine: Snapshot copies its state
+	// into Frame.Rig.
+	Rig RigSource
+	// Hold, when not nil, is asked before each card of a training or a test whether the card
+	// must wait (a loop rig's pots still settling after a correction): it returns nil when
+	// the card may go, or a channel closed when it may. The session waits on it as on its
+	// pace: commands still apply meanwhile, and a Stop ends the wait.
+	Hold func() <-chan struct{}
 }
-
-// Clock is a session's time: Now, as i2csim's Clock, and After, which sends the clock's time
-// on the channel it returns once d has passed on the clock (as time.After does).
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-// wallClock is time.Now and time.After.
-type wallClock struct{}
-
-func (wallClock) Now() time.Time                         { return time.Now() }
-func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // DefaultSaveEvery is how often a changed machine is saved when Options.SaveEvery is 0.
 const DefaultSaveEvery = 5 * time.Minute
@@ -395,6 +390,15 @@ func (s *Session) pace() bool {
 		if s.pending.Load() && !s.drainInline() {
 			return false
 		}
+		if h := s.hold(); h != nil {
+			select {
+			case <-s.ctx.Done():
+				return false
+			case <-s.wake:
+			case <-h:
+			}
+			continue // the commands, and the hold, again
+		}
 		if s.speed.IsMax() {
 			if busyYield > 0 && s.clock.Now().Sub(s.shownAt) >= s.interval {
 				// A single-threaded host (the browser) runs the page only while every
@@ -418,6 +422,14 @@ func (s *Session) pace() bool {
 			return true
 		}
 	}
+}
+
+// hold returns Options.Hold's channel, or nil.
+func (s *Session) hold() <-chan struct{} {
+	if s.opts.Hold == nil {
+		return nil
+	}
+	return s.opts.Hold()
 }
 
 // testCard shows the next card of a test pass.
@@ -505,6 +517,9 @@ func (s *Session) Snapshot(dst *Frame) {
 	s.fmu.Lock()
 	copyFrame(dst, s.front)
 	s.fmu.Unlock()
+	if s.opts.Rig != nil {
+		s.opts.Rig.LoadRig(&dst.Rig)
+	}
 }
 
 // Seq returns the Seq of the latest frame.
