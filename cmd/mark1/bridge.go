@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark1-perceptron/mark1/hwapi"
 	"github.com/mark1-perceptron/mark1/machine"
-	"github.com/mark1-perceptron/mark1/patchboard"
 )
 
 func init() {
@@ -65,33 +64,6 @@ func readTokenFile(path string) (string, error) {
 		return "", fmt.Errorf("--token-file %s: larger than 4096 bytes", path)
 	}
 	return strings.TrimSpace(string(b)), nil
-}
-
-// loopConfig is the machine of a loop rig: its size, seed, rule and wiring, from the bridge.
-func loopConfig(m *hwapi.Machine) (machine.Config, error) {
-	cfg := machine.Default()
-	cfg.Seed, cfg.RUnits = m.Seed, m.RUnits
-	rule, err := machine.ParseRule(m.Rule)
-	if err != nil {
-		return cfg, fmt.Errorf("bridge: the rig's machine: %w", err)
-	}
-	cfg.Rule = rule
-	switch {
-	case m.Board != "":
-		b, err := patchboard.Read(strings.NewReader(m.Board), "the rig's wiring "+m.Wiring)
-		if err != nil {
-			return cfg, fmt.Errorf("bridge: %w", err)
-		}
-		cfg.Wiring, cfg.Board = machine.WiringFile, b
-	case m.Wiring == machine.WiringRandom:
-		cfg.MarkI.AUnits = m.AUnits
-		cfg.MarkI.FanOut = patchboard.FanOutFor(m.AUnits)
-	case m.Wiring == machine.WiringLocal:
-		cfg.Wiring, cfg.LocalUnits = m.Wiring, m.AUnits
-	default:
-		cfg.Wiring = m.Wiring
-	}
-	return cfg, nil
 }
 
 func cmdBridge(args []string, stdout, stderr io.Writer) error {
@@ -169,7 +141,7 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		if given := mf.givenBuildFlags(); len(given) > 0 {
 			return usageErr(fmt.Sprintf("%s: in the loop the machine is the rig's (%d A-units, %d R-units); these flags only build an emulated one", strings.Join(given, ", "), info.Machine.AUnits, info.Machine.RUnits))
 		}
-		cfg, err := loopConfig(info.Machine)
+		cfg, err := hwapi.LoopConfig(info.Machine)
 		if err != nil {
 			return err
 		}
