@@ -52,6 +52,7 @@ type extras struct {
 	presented uint64
 	healthAt  time.Time
 	problem   string
+	rigState  session.RigState // the rig's state as last seen, for the errors counted
 	mem       runtime.MemStats
 	memAt     time.Time
 }
@@ -187,7 +188,11 @@ func (g *Game) sound(now time.Time) {
 	dt := now.Sub(g.x.motorsAt).Seconds()
 	jump := g.x.motorsAt.IsZero() || f.Experiment != g.x.lastExp
 	g.x.motorsAt, g.x.lastExp = now, f.Experiment
-	s.SetMotors(g.x.motors.Update(f.Machine.Pots, float64(f.Speed), dt, jump))
+	n := g.x.motors.Update(f.Machine.Pots, float64(f.Speed), dt, jump)
+	if r := &f.Rig; r.Attached && r.State.Connected() && !r.Emulated {
+		n = audio.RigMotors(r.Moving, r.AllKnobs) // the real knobs' motors, not the screen's
+	}
+	s.SetMotors(n)
 }
 
 // startSound starts ebiten's audio: only when this computer has a sound device (its failure
@@ -241,6 +246,13 @@ func (g *Game) healthTick(now time.Time) {
 			m.Error(f.Problem)
 		}
 	}
+	if r := &f.Rig; m != nil && r.Attached && r.State != g.x.rigState {
+		g.x.rigState = r.State
+		switch r.State {
+		case session.RigNotConnected, session.RigHalted, session.RigFault, session.RigNotFollowing, session.RigOther:
+			m.Error(rigProblem(r))
+		}
+	}
 	if m == nil || now.Sub(g.x.healthAt) < time.Second {
 		return
 	}
@@ -270,6 +282,9 @@ func (g *Game) healthTick(now time.Time) {
 		s.HeapMB = float64(g.x.mem.HeapAlloc) / 1e6
 		if g.con.HasCamera() {
 			s.Camera, s.CameraDevice, s.CameraFPS = cam.State.String(), cam.Name, cam.FPS
+		}
+		if r := &f.Rig; r.Attached {
+			s.Rig = rigStatus(r)
 		}
 	})
 	g.x.healthAt = now
@@ -385,4 +400,27 @@ func (g *Game) warn(msg string) {
 	if g.opts.Logger != nil {
 		g.opts.Logger.Warn(msg)
 	}
+}
+
+// rigStatus is the rig's state for the staff.
+func rigStatus(r *session.Rig) *health.RigStatus {
+	mode := "mirror"
+	if r.Loop {
+		mode = "loop"
+	}
+	return &health.RigStatus{Bridge: r.Addr, Mode: mode, Connected: r.State.Connected(), State: r.State.String(), Emulated: r.Emulated,
+		Generation: r.Generation, Faults: r.Faults, FaultyChip: r.Chip, Knobs: r.AllKnobs, Moving: r.Moving,
+		ReadbackError: r.ReadbackError, Sent: r.Sent, BusFrames: r.BusFrames, BusBytes: r.BusBytes}
+}
+
+// rigProblem says, for the staff's errors, what is wrong with the rig.
+func rigProblem(r *session.Rig) string {
+	msg := fmt.Sprintf("the rig at %s: %s", r.Addr, r.State)
+	if r.Chip != "" {
+		msg += " (" + r.Chip + ")"
+	}
+	if r.Emulated {
+		msg += "; the machine learns on its emulated racks"
+	}
+	return msg
 }

@@ -113,6 +113,7 @@ type Game struct {
 
 	drawn    int
 	lastSeq  uint64
+	lastRig  uint64 // the rig's Seq at the last picture
 	lastUI   view.UI
 	dirty    bool
 	quit     bool
@@ -399,12 +400,12 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	moving := !g.scene.Still() || g.con.UI.Highlight.Kind != view.PartNone || g.con.UI.Drawing != nil
 	plain := g.x.layout == nil || g.x.layout.Plain() && !g.x.staffOpen
 	panels := !plain && g.updatePanels(now)
-	viewChanged := g.dirty || moving || g.frame.Seq != g.lastSeq || ui != g.lastUI || g.opts.Screenshot != ""
+	viewChanged := g.dirty || moving || g.frame.Seq != g.lastSeq || g.frame.Rig.Seq != g.lastRig || ui != g.lastUI || g.opts.Screenshot != ""
 	if !viewChanged && !panels {
 		g.skipped++
 		return
 	}
-	g.dirty, g.lastSeq, g.lastUI = false, g.frame.Seq, ui
+	g.dirty, g.lastSeq, g.lastRig, g.lastUI = false, g.frame.Seq, g.frame.Rig.Seq, ui
 	img := g.scene.Image()
 	if viewChanged {
 		img = g.scene.Draw(&g.frame, &g.con.UI, now)

@@ -2,6 +2,7 @@ package audio
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -165,5 +166,26 @@ func BenchmarkSynth(b *testing.B) {
 	for b.Loop() {
 		s.Click(1)
 		s.Read(buf)
+	}
+}
+
+// With a rig, the whir follows its knobs: none turning is silence, all of them the whir at
+// its loudest, and in between in proportion.
+func TestRigMotors(t *testing.T) {
+	for _, c := range []struct{ moving, knobs, want int }{
+		{0, 24, 0}, {24, 24, FullWhir}, {6, 24, FullWhir / 4}, {1, 16, FullWhir / 16}, {3, 0, 0}, {30, 24, FullWhir},
+	} {
+		t.Run(fmt.Sprintf("%d of %d", c.moving, c.knobs), func(t *testing.T) {
+			if got := RigMotors(c.moving, c.knobs); got != c.want {
+				t.Errorf("RigMotors(%d, %d) = %d, want %d", c.moving, c.knobs, got, c.want)
+			}
+		})
+	}
+	// And the synthesiser makes the same whir of it as of the screen's motors.
+	loud, quiet := New(1), New(1)
+	loud.SetMotors(RigMotors(24, 24))
+	quiet.SetMotors(RigMotors(2, 24))
+	if l, q := rms(samples(loud, 0.5)), rms(samples(quiet, 0.5)); !(l > 3*q && q > 0) {
+		t.Errorf("every knob turning: rms %.4f; two of 24: %.4f", l, q)
 	}
 }

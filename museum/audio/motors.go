@@ -62,3 +62,14 @@ func (m *Motors) Update(pots [][]float64, pace, dt float64, jump bool) int {
 	}
 	return turning
 }
+
+// RigMotors returns how many motors the whir stands for while a hardware rig's knobs turn:
+// moving of its knobs knobs, each the share of the machine's motors it shows, so that every
+// knob turning is the whir at its loudest (FullWhir) and none is silence. With a rig attached
+// the window plays this, not the screen's dials: the sound follows the real knobs' moves.
+func RigMotors(moving, knobs int) int {
+	if knobs <= 0 || moving <= 0 {
+		return 0
+	}
+	return min(moving, knobs) * FullWhir / knobs
+}

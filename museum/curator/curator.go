@@ -1,8 +1,8 @@
 // Package curator reads the curator's file: one TOML file that sets up an exhibit (the
 // experiments offered, the default language, sound, the attract mode's timing and text, the
 // camera, the screen's size and orientation, the save interval, the institution's name in the
-// title bar, and the staff's status endpoint, status file and log). Example is a commented
-// file with every key at its default.
+// title bar, the staff's status endpoint, status file and log, and the hardware rig's bridge).
+// Example is a commented file with every key at its default.
 //
 // A file with mistakes never stops the exhibit: each key that cannot be used keeps its
 // default and adds a Problem naming the file and line ("museum.toml:12: sound.volume: 1.5 is
@@ -39,6 +39,7 @@ type Config struct {
 	Camera  Camera
 	Screen  Screen
 	Staff   Staff
+	Bridge  Bridge
 
 	// Problems are the file's mistakes, each "FILE:LINE: key: what", in the file's order.
 	Problems []string
@@ -82,6 +83,12 @@ type Staff struct {
 	StatusFile string // the status file ("" none; default: status.json in the state folder)
 	LogFile    string // the log ("" the state folder's museum.log)
 	LogMaxMB   float64
+}
+
+// Bridge is the hardware rig the exhibit drives: hwbridge's address and its token.
+type Bridge struct {
+	Addr      string // HOST:PORT ("" none)
+	TokenFile string // a file holding the bridge's API token ("" none)
 }
 
 // Experiments the museum knows, for checking.
@@ -180,7 +187,7 @@ func parse(data []byte, name string) ([]entry, error) {
 					header = "[" + header + "]"
 				}
 				out = append(out, entry{key: header, line: e.Line,
-					problem: "unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff])"})
+					problem: "unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen], [staff] and [bridge])"})
 			}
 		case tomlfile.KeyValue:
 			if !known {
@@ -201,7 +208,7 @@ func parse(data []byte, name string) ([]entry, error) {
 }
 
 // sections are the file's [sections].
-var sections = map[string]bool{"exhibit": true, "attract": true, "sound": true, "camera": true, "screen": true, "staff": true}
+var sections = map[string]bool{"exhibit": true, "attract": true, "sound": true, "camera": true, "screen": true, "staff": true, "bridge": true}
 
 // key is one key of the file: its comment for Example, its default as written, and how it
 // is set.
@@ -374,6 +381,26 @@ var keys = []key{
 		setter(func(c *Config) *string { return &c.Staff.LogFile }, str(0, ""))},
 	{"staff.log_max_mb", "The log's size, in MB, at which it rotates.", "2",
 		setter(func(c *Config) *float64 { return &c.Staff.LogMaxMB }, number(0.01, 100, "%v: between 0.01 and 100"))},
+	{"bridge.addr", "The hardware rig's bridge, HOST:PORT of a running hwbridge (\"\": no rig). A mirror rig's knobs follow the weights on the screen; on a loop rig the machine learns on the rig's pots. The exhibit never waits for it: without the bridge the screen says so and goes on. docs/rig.md sets up the rig.", `""`,
+		setter(func(c *Config) *string { return &c.Bridge.Addr }, func(v tomlfile.Value) (string, error) {
+			s, err := v.Str()
+			if err == nil && s != "" && !hostPort(s) {
+				err = fmt.Errorf("%q: want HOST:PORT (127.0.0.1:8707, raspberrypi.local:8707)", s)
+			}
+			return s, err
+		})},
+	{"bridge.token_file", "A file holding the bridge's API token (a copy of the Pi's /etc/mark1/token, readable by the exhibit's user only): needed unless the bridge listens on loopback without one.", `""`,
+		setter(func(c *Config) *string { return &c.Bridge.TokenFile }, str(0, ""))},
+}
+
+// hostPort reports whether addr is HOST:PORT with a port number.
+func hostPort(addr string) bool {
+	i := strings.LastIndexByte(addr, ':')
+	if i <= 0 {
+		return false
+	}
+	p, err := strconv.Atoi(addr[i+1:])
+	return err == nil && p > 0 && p <= 65535
 }
 
 // loopback reports whether addr is HOST:PORT on a loopback address.

@@ -62,6 +62,9 @@ status_addr = "127.0.0.1:9100"
 status_file = "/run/mark1/status.json"
 log_file = "/var/log/mark1/museum.log"
 log_max_mb = 5
+[bridge]
+addr = "raspberrypi.local:8707"
+token_file = "/etc/mark1/bridge-token"
 `), "m.toml")
 	if len(c.Problems) > 0 {
 		t.Fatalf("problems: %q", c.Problems)
@@ -74,6 +77,7 @@ log_max_mb = 5
 		Camera:    Camera{On: true, Device: "/dev/video2", Width: 640, Height: 480, Mirror: true},
 		Screen:    Screen{Width: 1080, Height: 1920, Orientation: "portrait", Rotate: 90},
 		Staff:     Staff{StatusAddr: "127.0.0.1:9100", StatusFile: "/run/mark1/status.json", LogFile: "/var/log/mark1/museum.log", LogMaxMB: 5},
+		Bridge:    Bridge{Addr: "raspberrypi.local:8707", TokenFile: "/etc/mark1/bridge-token"},
 		Path:      "m.toml",
 	}
 	if !reflect.DeepEqual(c, want) {
@@ -101,6 +105,8 @@ orientation = "portrait"
 status_addr = "0.0.0.0:8177"
 [lights]
 on = true
+[bridge]
+addr = "raspberrypi.local"
 `), "museum.toml")
 	want := []string{
 		"museum.toml:3: exhibit.experiments:",
@@ -112,6 +118,7 @@ on = true
 		"museum.toml:12: screen.rotate:",
 		"museum.toml:15: staff.status_addr:",
 		"museum.toml:16: [lights]: unknown section",
+		"museum.toml:19: bridge.addr: \"raspberrypi.local\": want HOST:PORT",
 	}
 	if len(c.Problems) != len(want) {
 		t.Fatalf("%d problems, want %d:\n%s", len(c.Problems), len(want), strings.Join(c.Problems, "\n"))
@@ -126,7 +133,7 @@ on = true
 		t.Errorf("the good keys were not used: %q %q", c.Institution, c.Screen.Orientation)
 	}
 	if c.Experiments != nil || c.SaveEvery != d.SaveEvery || c.Sound != d.Sound || c.Camera.Device != d.Camera.Device ||
-		c.Screen.Rotate != 0 || c.Staff.StatusAddr != d.Staff.StatusAddr {
+		c.Screen.Rotate != 0 || c.Staff.StatusAddr != d.Staff.StatusAddr || c.Bridge.Addr != "" {
 		t.Errorf("a bad key did not keep its default: %+v", c)
 	}
 }
@@ -208,9 +215,9 @@ func TestProblems(t *testing.T) {
 		{"array of a section", "[[sound]]\nvolume = 0.2\n",
 			"m.toml:1: [[sound]]: write [sound] (the file has one); its keys are not used"},
 		{"unknown array of tables", "[[lights]]\non = true\n",
-			"m.toml:1: [[lights]]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff]); its keys are not used"},
+			"m.toml:1: [[lights]]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen], [staff] and [bridge]); its keys are not used"},
 		{"key twice in an unknown section", "[lights]\non = true\non = false\n",
-			"m.toml:1: [lights]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen] and [staff]); its keys are not used"},
+			"m.toml:1: [lights]: unknown section (the sections are [exhibit], [attract], [sound], [camera], [screen], [staff] and [bridge]); its keys are not used"},
 		{"top-level key", "volume = 0.2\n",
 			"m.toml:1: volume: unknown key (the keys are those of mark1-museum --curator-example)"},
 	} {

@@ -1,6 +1,6 @@
 // Package health is what the staff watch an exhibit with: its Status (uptime, frame rate,
-// presentations, the last save, the camera, the sound, the errors and the curator's file's
-// problems), served as JSON and as Prometheus metrics on a loopback HTTP endpoint, written to
+// presentations, the last save, the camera, the sound, the hardware rig, the errors and the
+// curator's file's problems), served as JSON and as Prometheus metrics on a loopback HTTP endpoint, written to
 // a status file, and a Log that rotates so that it never grows past a few MB.
 package health
 
@@ -52,6 +52,34 @@ type Status struct {
 	LastErrors           []string  `json:"last_errors"`
 	CuratorFile          string    `json:"curator_file,omitempty"`
 	CuratorProblems      []string  `json:"curator_problems"`
+	// Rig is the hardware rig's state, when the exhibit drives one (nil: none).
+	Rig *RigStatus `json:"rig,omitempty"`
+}
+
+// RigStatus is the hardware rig's state, as the exhibit's link to its bridge sees it.
+type RigStatus struct {
+	Bridge    string `json:"bridge"`    // HOST:PORT
+	Mode      string `json:"mode"`      // mirror or loop
+	Connected bool   `json:"connected"` // the bridge answers
+	// State is turning, resting, held (its watchdog), halted (an operator), fault (a chip),
+	// not following (a loop rig's read-backs), syncing (every knob sent again), not
+	// connected, connecting, or other rig.
+	State string `json:"state"`
+	// Emulated says a loop rig's learning went back to the emulated racks.
+	Emulated   bool   `json:"emulated"`
+	Generation uint64 `json:"generation"`
+	Faults     int    `json:"faults"` // chips that do not answer
+	FaultyChip string `json:"faulty_chip,omitempty"`
+	Knobs      int    `json:"knobs"`
+	Moving     int    `json:"moving"`
+	// ReadbackError is the largest distance between a read-back knob and its target,
+	// increments.
+	ReadbackError float64 `json:"readback_error"`
+	// Sent counts the frames (a mirror) or corrections (a loop) the exhibit sent; BusFrames
+	// and BusBytes what the rig wrote on its bus (the bridge's count since it started).
+	Sent      uint64 `json:"sent"`
+	BusFrames uint64 `json:"bus_frames"`
+	BusBytes  uint64 `json:"bus_bytes"`
 }
 
 // Monitor keeps the Status; any goroutine may use it.
@@ -98,6 +126,10 @@ func (m *Monitor) Snapshot() Status {
 	s.UptimeSeconds = s.Now.Sub(s.Started).Seconds()
 	s.LastErrors = append([]string{}, m.recent...)
 	s.CuratorProblems = append([]string{}, s.CuratorProblems...)
+	if s.Rig != nil {
+		r := *s.Rig
+		s.Rig = &r
+	}
 	return s
 }
 
@@ -160,6 +192,17 @@ func WriteMetrics(w io.Writer, s Status) error {
 	g("heap_mb", "Go heap in use, MB.", s.HeapMB, "")
 	g("errors", "Errors since the start.", float64(s.Errors), "")
 	g("curator_problems", "Mistakes in the curator's file.", float64(len(s.CuratorProblems)), "")
+	if r := s.Rig; r != nil {
+		g("rig_connected", "1 while the rig's bridge answers.", b2f(r.Connected), fmt.Sprintf("{bridge=%q,mode=%q,state=%q}", r.Bridge, r.Mode, r.State))
+		g("rig_emulated", "1 while a loop rig's learning is on the emulated racks.", b2f(r.Emulated), "")
+		g("rig_generation", "The rig's generation: how often its motion stopped.", float64(r.Generation), "")
+		g("rig_faults", "The rig's chips that do not answer.", float64(r.Faults), "")
+		g("rig_knobs_moving", "The rig's knobs still turning.", float64(r.Moving), "")
+		g("rig_readback_error", "The largest distance between a read-back knob and its target, increments.", r.ReadbackError, "")
+		g("rig_sent", "Frames or corrections the exhibit sent the rig.", float64(r.Sent), "")
+		g("rig_bus_frames", "Frames the rig wrote on its bus.", float64(r.BusFrames), "")
+		g("rig_bus_bytes", "Bytes the rig wrote on its bus.", float64(r.BusBytes), "")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

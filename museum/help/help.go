@@ -27,6 +27,8 @@ const Flags = `  --fullscreen        open full screen
   --curator-example   print a commented curator's file with every setting at its default, and quit
   --camera DEVICE     the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)
   --sound on|off      on or off (default: the curator's file's; without it, off in a kiosk, on in a window)
+  --bridge HOST:PORT  a running hwbridge's HOST:PORT: a mirror rig's knobs follow the screen, a loop rig's pots are the weights (default: the curator's file's)
+  --token-file FILE   a FILE holding the bridge's API token (default: the curator's file's)
   --language CODE     the language the screen opens in and returns to: en, de, fr or es (default: the curator's file's, else en)
   --log-format FORM   the log on standard error and in the log file: text (key=value) or json (one object a line) (default text)
   --log-level LEVEL   the least level logged on standard error: debug, info, warn or error (the log file keeps info and up) (default warn)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"testing"
 	"time"
 
@@ -457,3 +458,39 @@ func TestOverlay(t *testing.T) {
 }
 
 func abs(x int) int { return max(x, -x) }
+
+// TestStaffRig: the staff screen says the rig's state on the line after the sound, in red when
+// the rig is not sound (a chip faulty, the learning on the emulated racks, no bridge).
+func TestStaffRig(t *testing.T) {
+	s := NewStaff()
+	rigLine := image.Rect(260, 110+7*28-22, StaffSize.X, 110+7*28+6)
+	count := func(c color.RGBA) int {
+		n := 0
+		for y := rigLine.Min.Y; y < rigLine.Max.Y; y++ {
+			for x := rigLine.Min.X; x < rigLine.Max.X; x++ {
+				if s.img.RGBAAt(x, y) == c {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		name     string
+		rig      *health.RigStatus
+		ink, red bool
+	}{
+		{"no rig: the memory on its line", nil, true, false},
+		{"turning", &health.RigStatus{Bridge: "127.0.0.1:8707", Mode: "mirror", Connected: true, State: "turning", Knobs: 24}, true, false},
+		{"a fault", &health.RigStatus{Bridge: "pi.local:8707", Mode: "loop", Connected: true, State: "fault", FaultyChip: "pots1", Faults: 1, Emulated: true}, true, true},
+		{"not connected", &health.RigStatus{Bridge: "pi.local:8707", Mode: "loop", State: "not connected", Emulated: true}, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s.Draw(health.Status{Camera: "off", Sound: "off", Rig: c.rig}, false, 0.5)
+			ink, red := count(colText), count(colRed)
+			if (ink+red > 50) != c.ink || (red > 50) != c.red {
+				t.Errorf("the rig's line: %d pixels of text, %d red; want text %v, red %v", ink, red, c.ink, c.red)
+			}
+		})
+	}
+}

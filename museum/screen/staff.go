@@ -102,6 +102,19 @@ func (s *Staff) Draw(st health.Status, muted bool, volume float64) {
 	}
 	line("Camera", cam, st.Camera == "live" || st.Camera == "off")
 	line("Sound", fmt.Sprintf("%s, volume %.0f%%", st.Sound, 100*volume), true)
+	if r := st.Rig; r != nil {
+		state := r.State
+		if r.FaultyChip != "" {
+			state += " (" + r.FaultyChip + ")"
+		}
+		if r.Emulated {
+			state += ", learning on the emulated racks"
+		}
+		line("Rig", fmt.Sprintf("%s at %s: %s; generation %d", r.Mode, r.Bridge, state, r.Generation),
+			r.Connected && !r.Emulated && r.Faults == 0 && r.State != "halted" && r.State != "held")
+		line("Rig's knobs", fmt.Sprintf("%d, %d turning, read-back off by %.2f at most; sent %d, bus %d frames, %d bytes",
+			r.Knobs, r.Moving, r.ReadbackError, r.Sent, r.BusFrames, r.BusBytes), true)
+	}
 	line("Memory", fmt.Sprintf("%.1f MB of Go heap", st.HeapMB), true)
 	line("Errors", fmt.Sprintf("%d since the start", st.Errors), st.Errors == 0)
 	y += 8
