@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ type exhibit struct {
 	logFile *health.Log
 	mon     *health.Monitor
 	feed    *camera.Feed
+	saveDir string // where the session saves its machines (the state folder, or a loop rig's within it)
 }
 
 // logLevel reads --log-level: debug, info, warn or error.
@@ -150,7 +152,7 @@ func (e *exhibit) start(ctx context.Context, cameraFlag, stateDir string, wg *sy
 				return
 			case <-t.C:
 			}
-			e.mon.Update(func(s *health.Status) { s.LastSave = health.LastSave(stateDir) })
+			e.mon.Update(func(s *health.Status) { s.LastSave = health.LastSave(cmp.Or(e.saveDir, stateDir)) })
 			if file == "" || n%10 != 0 {
 				continue
 			}

@@ -23,6 +23,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -89,6 +90,7 @@ type settings struct {
 	pretrain, frames                int
 	curator, camera, sound          string
 	language                        string
+	bridge, tokenFile               string
 	curatorExample                  bool
 	logFormat, logLevel             string
 }
@@ -117,6 +119,8 @@ func newFlagSet(st *settings) *flag.FlagSet {
 	fs.BoolVar(&st.curatorExample, "curator-example", false, "print a commented curator's file with every setting at its default, and quit")
 	fs.StringVar(&st.camera, "camera", "", "the camera as the projector: a device (/dev/video0), auto, file:VIDEO.y4m, or off (default: the curator's file's)")
 	fs.StringVar(&st.sound, "sound", "", "on or off (default: the curator's file's; without it, off in a kiosk, on in a window)")
+	fs.StringVar(&st.bridge, "bridge", "", "a running hwbridge's HOST:PORT: a mirror rig's knobs follow the screen, a loop rig's pots are the weights (default: the curator's file's)")
+	fs.StringVar(&st.tokenFile, "token-file", "", "a FILE holding the bridge's API token (default: the curator's file's)")
 	fs.StringVar(&st.language, "language", "", "the language the screen opens in and returns to: en, de, fr or es (default: the curator's file's, else en)")
 	fs.StringVar(&st.logFormat, "log-format", "text", "the log on standard error and in the log file: text (key=value) or json (one object a line)")
 	fs.StringVar(&st.logLevel, "log-level", "warn", "the least level logged on standard error: debug, info, warn or error (the log file keeps info and up)")
@@ -185,25 +189,36 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if st.ideal {
 		cfg = cfg.Ideal()
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rg := exhibitRig{cfg: cfg, offered: offered, experiment: st.experiment, stateDir: st.stateDir}
+	if addr := cmp.Or(st.bridge, cur.Bridge.Addr); addr != "" {
+		if browser {
+			ex.log.Warn("the browser's museum drives no rig: --bridge is the window's")
+		} else {
+			rg = setupRig(ctx, ex.log, addr, cmp.Or(st.tokenFile, cur.Bridge.TokenFile), st.stateDir, cfg, offered, st.experiment)
+		}
+	}
 	opts := session.Options{
-		Config:      &cfg,
+		Config:      &rg.cfg,
 		Sets:        builtin.Load,
-		Experiments: offered,
-		Experiment:  st.experiment,
+		Experiments: rg.offered,
+		Experiment:  rg.experiment,
 		// Asked for, it opens even on a resumed museum (the others stay saved).
 		ExperimentChosen: chosen,
-		Dir:              st.stateDir,
+		Dir:              rg.stateDir,
 		SaveEvery:        st.saveEvery,
 		Speed:            st.speed.v,
 		Logger:           ex.log,
+	}
+	if rg.link != nil {
+		opts.Attach, opts.Hold, opts.Rig = rg.link.Attach, rg.link.Hold, rg.link
 	}
 	s, err := session.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "mark1-museum: %v\n", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	sctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(sctx) }()
@@ -235,7 +250,12 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	var wg sync.WaitGroup
 	xctx, xcancel := context.WithCancel(ctx)
 	defer func() { xcancel(); wg.Wait() }()
+	ex.saveDir = rg.stateDir
 	ex.start(xctx, st.camera, st.stateDir, &wg)
+	if rg.link != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); rg.link.Run(xctx) }()
+	}
 	soundOn := !st.kiosk
 	if cur.Sound.Set {
 		soundOn = cur.Sound.On
