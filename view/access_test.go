@@ -371,6 +371,7 @@ func TestCaptionsFit(t *testing.T) {
 			words[i18n.CapTestCardRight] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
 			words[i18n.CapTestCardWrong] = []i18n.Arg{cards, cards, phrase, long, cards, cards}
 			words[i18n.CapShown] = []i18n.Arg{i18n.Int(400), i18n.Int(512), long}
+			words[i18n.CapShownN] = []i18n.Arg{i18n.Int(400), i18n.Int(4096), i18n.Int(4096), long}
 			words[i18n.CapTaughtWrong] = []i18n.Arg{long, long, clause}
 			words[i18n.CapTaughtMoved] = []i18n.Arg{long, clause}
 			words[i18n.CapTaughtNothing] = []i18n.Arg{long}

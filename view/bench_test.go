@@ -7,6 +7,7 @@ import (
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/session"
 	"github.com/mark1-perceptron/mark1/view"
+	"github.com/mark1-perceptron/mark1/view/i18n"
 )
 
 // framesInTraining returns two frames of a machine in training, a correction apart.
@@ -70,21 +71,29 @@ func BenchmarkDrawZoom(b *testing.B) {
 	}
 }
 
-// Drawing allocates nothing once the machine's first frame is drawn.
+// Drawing allocates nothing once the machine's first frame is drawn, with a rig attached too
+// (its state changing from frame to frame, its knobs lagging).
 func TestDrawDoesNotAllocate(t *testing.T) {
-	f1, f2 := framesInTraining(t)
+	p1, p2 := framesInTraining(t)
+	r1, r2 := rigFrames(t, p1, p2)
+	r2.Rig.State, r2.Rig.Emulated, r2.Rig.Chip = session.RigFault, true, "pots1"
 	sc, err := view.New(view.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name string
-		ui   *view.UI
+		name   string
+		ui     *view.UI
+		f1, f2 *session.Frame
 	}{
-		{"hover-cell", &view.UI{Zoom: -1, Unit: 17, Hover: view.Part{Kind: view.PartCell, Index: 40}}},
-		{"hover-dial,note", &view.UI{Zoom: -1, Unit: 3, Hover: view.Part{Kind: view.PartDial, Index: 1, Sub: 9}, Note: "A narration."}},
-		{"zoomed,hover-button", &view.UI{Zoom: 1, Unit: 3, Hover: view.Part{Kind: view.PartButton, Index: 1}}},
+		{"hover-cell", &view.UI{Zoom: -1, Unit: 17, Hover: view.Part{Kind: view.PartCell, Index: 40}}, p1, p2},
+		{"hover-dial,note", &view.UI{Zoom: -1, Unit: 3, Hover: view.Part{Kind: view.PartDial, Index: 1, Sub: 9}, Note: "A narration."}, p1, p2},
+		{"zoomed,hover-button", &view.UI{Zoom: 1, Unit: 3, Hover: view.Part{Kind: view.PartButton, Index: 1}}, p1, p2},
+		{"rig", &view.UI{Zoom: -1, Unit: 17}, r1, r2},
+		{"rig,zoomed", &view.UI{Zoom: 0, Unit: 17}, r1, r2},
+		{"rig,german", &view.UI{Zoom: -1, Unit: 17, Lang: i18n.German, LargeText: true}, r1, r2},
 	} {
+		f1, f2 := tc.f1, tc.f2
 		// Each case draws its first frame before measuring, so that it runs alone as it runs
 		// after the others on the same scene.
 		t.Run(tc.name, func(t *testing.T) {

@@ -127,6 +127,9 @@ func (w *words) caption(b []byte, lang i18n.Lang, f *session.Frame) []byte {
 		}
 		return lang.Append(b, m, I(f.TestDone), I(f.Cards), class(f.Want), answer(), I(f.TestCorrect), I(f.TestDone))
 	case f.Kind == session.Shown:
+		if a := aUnits(f); a != markIAUnits {
+			return lang.Append(b, i18n.CapShownN, I(f.Machine.S.Count()), I(f.Machine.Active), I(a), answer())
+		}
 		return lang.Append(b, i18n.CapShown, I(f.Machine.S.Count()), I(f.Machine.Active), answer())
 	case f.Kind == session.Taught:
 		if f.Answer != f.Want {

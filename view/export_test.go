@@ -88,6 +88,9 @@ func (sc *Scene) Regions() []Region {
 		out = append(out, Region{"lamps", l.lampPanel}, Region{"plug-board", l.unitPanel}, Region{"R-units", l.rPanel},
 			Region{"heat maps", l.heatPanel}, Region{"dials", l.rackPanel})
 	}
+	if sc.rigOn() {
+		out = append(out, Region{"rig", l.rig})
+	}
 	out = append(out, Region{"controls", image.Rect(l.controls.Min.X, l.controls.Min.Y, l.curve.Min.X, l.controls.Max.Y)},
 		Region{"curve", l.curve}, Region{"screen", image.Rect(0, 0, Width, Height)})
 	return out
@@ -237,7 +240,13 @@ func (sc *Scene) Boxes() []Box {
 		out = append(out, Box{"A-unit lamps", l.lampPanel, false}, Box{"plug-board", l.unitPanel, false},
 			Box{"R-units", l.rPanel, false}, Box{"heat maps", l.heatPanel, false}, Box{"racks", l.rackPanel, false})
 		for r := range sc.nR {
-			out = append(out, Box{"rack " + rName(r), l.rack[r], false}, Box{"R-unit lamp " + rName(r), l.rLamp[r], false})
+			if r < sc.racksShown() {
+				out = append(out, Box{"rack " + rName(r), l.rack[r], false})
+			}
+			out = append(out, Box{"R-unit lamp " + rName(r), l.rLamp[r], false})
+		}
+		if sc.rigOn() {
+			out = append(out, Box{"rig panel", l.rig, false})
 		}
 	}
 	var parts []Part
@@ -280,3 +289,26 @@ func (sc *Scene) LanguageRect() image.Rectangle { return sc.l.lang }
 
 // ColTextUnused is the colour of what an experiment leaves unused, and of "no epoch yet".
 var ColTextUnused = colTextUnused
+
+// RigRect is the hardware rig's panel.
+func (sc *Scene) RigRect() image.Rectangle { return sc.l.rig }
+
+// RigStateAt is where the rig's state is written: its word's left end and baseline, as last
+// drawn.
+func (sc *Scene) RigStateAt() image.Point {
+	return image.Pt(sc.l.rig.Min.X+12+28, sc.gaugeGeo.state)
+}
+
+// RigColour is the colour the rig's state is written in.
+func RigColour(r *session.Rig) color.RGBA { return rigColour(r) }
+
+// ColKnob marks a dial that has a real knob.
+var ColKnob = colKnob
+
+// RigGauge returns knob i's gauge as last drawn: its track, the zero's row, the rows from zero
+// to the scale's end, and the scale.
+func (sc *Scene) RigGauge(r *session.Rig, i int) (track image.Rectangle, mid int, half float64, scale int) {
+	gl := sc.gauges(r, sc.gaugeGeo)
+	cx := gl.left + i*gl.pitch + gl.pitch/2
+	return image.Rect(cx-gl.tw/2, sc.gaugeGeo.gaugeTop, cx-gl.tw/2+gl.tw, sc.gaugeGeo.gaugeB), gl.mid, gl.half, gl.scale
+}

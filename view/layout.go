@@ -56,6 +56,7 @@ type layout struct {
 	heatPanel             image.Rectangle
 	heat                  [maxR]image.Rectangle
 	rackPanel             image.Rectangle
+	rig                   image.Rectangle // the hardware rig's panel, over the last racks
 	rack                  [maxR]image.Rectangle
 	dials                 [maxR]image.Point // top-left of each rack's dial grid
 	zoom, zoomDials       image.Rectangle
@@ -143,6 +144,7 @@ func newLayout() *layout {
 		l.rack[r] = rect(x, y, dialCols*dialPitch, 18+dialRows*dialPitchY)
 		l.dials[r] = image.Pt(x, y+18)
 	}
+	l.rig = image.Rect(l.rack[rigFirstRack].Min.X-6, l.rack[rigFirstRack].Min.Y-8, l.rackPanel.Max.X-6, l.rackPanel.Max.Y-6)
 	l.zoom = image.Rect(x2-8, top, Width-16, bottom)
 	l.zoomDials = rect(l.zoom.Min.X+16, top+60, zoomCols*zoomPitch, zoomRows*zoomPitch)
 	l.zoomClose = rect(l.zoom.Max.X-150, top+10, 136, 40)

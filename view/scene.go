@@ -33,6 +33,7 @@ type bgKey struct {
 	board      any
 	lang       i18n.Lang
 	large      bool
+	rig        rigKey
 }
 
 // Scene draws the machine: Draw paints a Frame (and the visitor's UI) into a Width x Height
@@ -71,6 +72,8 @@ type Scene struct {
 	buf, tip []byte
 	ends     []int
 	mbuf     []byte          // a message (msg)
+	kbuf     []byte          // a rig knob's name, a gauge's scale
+	gaugeGeo rigGeo          // the rig's panel as last drawn (tests)
 	lbuf     []byte          // a class's label (label)
 	words    words           // a sentence's pieces
 	lang     i18n.Lang       // the language of the frame being drawn
@@ -95,6 +98,7 @@ func New(opts Options) (*Scene, error) {
 		buf:  make([]byte, 0, 1024),
 		tip:  make([]byte, 0, 1024),
 		ends: make([]int, 0, 64),
+		kbuf: make([]byte, 0, 32),
 	}
 	var err error
 	load := func(name string, size int) *face {
@@ -228,6 +232,7 @@ var frameSteps = [...]drawStep{
 			sc.drawRacks(dst, f, ui)
 		}
 	}},
+	{"rig", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) { sc.drawRig(dst, f) }},
 	{"wiring", func(sc *Scene, dst *image.RGBA, f *session.Frame, ui *UI) {
 		if sc.zoom < 0 {
 			sc.drawWiring(dst, f, ui)
@@ -278,7 +283,7 @@ func unusedR(f *session.Frame, dst *[maxR]bool) {
 // changed.
 func (sc *Scene) background(f *session.Frame, ui *UI) {
 	k := bgKey{experiment: f.Experiment, classes: len(f.Classes), rUnits: min(len(f.Machine.Pots), maxR), rng: f.Range, zoom: ui.Zoom, board: f.Board,
-		lang: ui.Lang, large: ui.LargeText}
+		lang: ui.Lang, large: ui.LargeText, rig: rigKey{f.Rig.Attached, f.Rig.Loop, f.Rig.AllKnobs}}
 	if k.zoom >= k.rUnits {
 		k.zoom = -1
 	}
@@ -335,6 +340,7 @@ var bgSteps = [...]bgStep{
 	{"bg.runits", (*Scene).bgRUnits},
 	{"bg.heat", (*Scene).bgHeat},
 	{"bg.racks", (*Scene).bgRacks},
+	{"bg.rig", (*Scene).bgRig},
 	{"bg.controls", (*Scene).bgControls},
 	{"bg.curve", (*Scene).bgCurve},
 	{"bg.headings", (*Scene).bgHeadings},
@@ -347,9 +353,45 @@ func (sc *Scene) bgHeadings(dst *image.RGBA, f *session.Frame) {
 		if sc.zoom >= 0 && t.at.X > l.zoom.Min.X && t.at.Y < l.controls.Min.Y {
 			continue
 		}
-		m := sc.msg(t.text)
+		m := sc.heading(t.text, f)
 		text(dst, fit(m, t.w, sc.fHead, sc.faces[0].head), t.at.X, t.at.Y, m, colHeading)
 	}
+}
+
+// The Mark I's size, which the panels' headings name: a machine of another (a loop rig's) is
+// named by its own numbers.
+const (
+	markIAUnits = 512
+	markIRUnits = maxR
+)
+
+// aUnits returns how many A-units f's machine has.
+func aUnits(f *session.Frame) int {
+	if f.Board != nil {
+		return f.Board.Len()
+	}
+	if len(f.Machine.Pots) > 0 {
+		return len(f.Machine.Pots[0]) - 1
+	}
+	return markIAUnits
+}
+
+// heading writes a panel's heading: the Mark I's words, or, for a machine of another size,
+// the same words with its numbers.
+func (sc *Scene) heading(m i18n.Msg, f *session.Frame) []byte {
+	a, r := aUnits(f), len(f.Machine.Pots)
+	if r == 0 {
+		r = markIRUnits
+	}
+	switch {
+	case m == i18n.PanelAUnits && a != markIAUnits:
+		return sc.msg(i18n.PanelAUnitsN, i18n.Int(a))
+	case m == i18n.PanelRUnits && r != markIRUnits:
+		return sc.msg(i18n.PanelRUnitsN, i18n.Int(r))
+	case m == i18n.PanelWeights && (a != markIAUnits || r != markIRUnits):
+		return sc.msg(i18n.PanelWeightsN, i18n.Int(r), i18n.Int(a))
+	}
+	return sc.msg(m)
 }
 
 // animate turns the shown pointers toward the frame's pot readings at the motors' speed.

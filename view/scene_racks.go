@@ -29,7 +29,7 @@ func (sc *Scene) bgRacks(dst *image.RGBA, f *session.Frame) {
 		return
 	}
 	panel(dst, l.rackPanel)
-	for r := range sc.nR {
+	for r := range sc.racksShown() {
 		rk := l.rack[r]
 		col := colHeading
 		if sc.unused[r] {
@@ -68,7 +68,11 @@ func (sc *Scene) drawZoomBackground(dst *image.RGBA, f *session.Frame) {
 	x := text(dst, sc.fMid, l.zoom.Min.X+16, l.zoom.Min.Y+44, sc.msg(i18n.RackName, i18n.Str(rName(r))), colText)
 	// What the rack holds, between its name and CLOSE: one line, or two smaller.
 	x = max(x+24, l.zoom.Min.X+230)
-	about, room := sc.msg(i18n.ZoomAbout), l.zoomClose.Min.X-16-x
+	about := sc.msg(i18n.ZoomAbout)
+	if a := aUnits(f); a != markIAUnits {
+		about = sc.msg(i18n.ZoomAboutN, i18n.Int(a))
+	}
+	room := l.zoomClose.Min.X - 16 - x
 	if f := sc.fLabel; width(f, about) <= room {
 		text(dst, f, x, l.zoom.Min.Y+42, about, colTextDim)
 	} else {
@@ -139,11 +143,11 @@ func pointerColour(t float64, moving bool) color.RGBA {
 
 func (sc *Scene) drawRacks(dst *image.RGBA, f *session.Frame, ui *UI) {
 	l := sc.l
-	if h := ui.Hover; h.Kind == PartDial && h.Index >= 0 && h.Index < sc.nR {
+	if h := ui.Hover; h.Kind == PartDial && h.Index >= 0 && h.Index < sc.racksShown() {
 		c := l.dialCentre(h.Index, h.Sub)
 		ring(dst, float64(c.X)+0.5, float64(c.Y)+0.5, 6, 8, colText)
 	}
-	for r := range sc.nR {
+	for r := range sc.racksShown() {
 		sh, mv := sc.shown[r], sc.moving[r]
 		sh = sh[:min(len(sh), dialCols*dialRows)]
 		for p, v := range sh {
@@ -218,7 +222,10 @@ func (sc *Scene) hitZoom(p image.Point) (Part, bool) {
 // hitRacks finds the dial at p, or the rack it is in.
 func (sc *Scene) hitRacks(p image.Point) (Part, bool) {
 	l := sc.l
-	for r := range sc.nR {
+	if sc.rigOn() && p.In(l.rig) {
+		return Part{}, true // the rig's panel, over the last racks
+	}
+	for r := range sc.racksShown() {
 		if !p.In(l.rack[r]) {
 			continue
 		}

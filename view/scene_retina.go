@@ -126,7 +126,11 @@ func (sc *Scene) drawWiring(dst *image.RGBA, f *session.Frame, ui *UI) {
 	// From 0, as the rig (R0.A17), train and features number them.
 	b := lang.Append(sc.buf[:0], i18n.AUnitName, I(ui.Unit))
 	nameEnd := text(dst, sc.fButton, p.Min.X+66, p.Min.Y+27, b, colText)
-	b = lang.Append(b[:0], i18n.AUnitPlugs, I(nExc), I(len(u.Exc)), I(nInh), I(len(u.Inh)), I(u.Theta))
+	if len(u.Inh) == 0 {
+		b = lang.Append(b[:0], i18n.AUnitPlugsExc, I(nExc), I(len(u.Exc)), I(u.Theta))
+	} else {
+		b = lang.Append(b[:0], i18n.AUnitPlugs, I(nExc), I(len(u.Exc)), I(nInh), I(len(u.Inh)), I(u.Theta))
+	}
 	text(dst, fit(b, p.Dx()-132, sc.fSmall, sc.faces[0].small), p.Min.X+66, p.Min.Y+50, b, colTextDim)
 	fires := nExc-nInh >= u.Theta
 	word, col := i18n.AUnitResting, colTextDim

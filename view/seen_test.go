@@ -59,6 +59,7 @@ var semanticChecks = []semanticCheck{
 	{"R-units", checkRUnits},
 	{"heat maps", checkHeat},
 	{"dials", checkDials},
+	{"rig", checkRig},
 	{"controls", checkControls},
 	{"curve", checkCurve},
 	{"highlight", checkHighlight},
@@ -844,7 +845,11 @@ func checkDials(s *seen) []string {
 	if at, ok := tipBox(s.img); ok {
 		covered = image.Rect(at.X, at.Y, at.X+560, at.Y+24+8*31).Inset(-8)
 	}
-	for r := range min(len(s.f.Machine.Pots), 8) {
+	racks := min(len(s.f.Machine.Pots), 8)
+	if s.f.Rig.Attached {
+		racks = min(racks, 5) // the rig's panel lies over R5 to R7
+	}
+	for r := range racks {
 		bad, colour := 0, 0
 		for p, v := range s.f.Machine.Pots[r] {
 			t := max(-1, min(1, v/rng))

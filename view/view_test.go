@@ -99,6 +99,14 @@ func screens(t testing.TB) []screen {
 		ui: view.UI{Zoom: -1, Unit: 17, Lang: i18n.German, LargeText: true, Focus: view.Part{Kind: view.PartLanguage}}})
 	// The help, open in French.
 	out = append(out, screen{name: "help", frame: tf, ui: view.UI{Zoom: -1, Unit: 300, Lang: i18n.French, Help: true}})
+
+	// A mirror rig attached: its knobs turning after the machine's weights, some lagging.
+	rb, rf := rigFrames(t, before, f)
+	out = append(out, screen{name: "rig", frame: rb, then: rf, dt: 200 * time.Millisecond, ui: view.UI{Zoom: -1, Unit: 17}})
+	// A loop rig whose bridge went away: the machine learns on its emulated pots. (A-unit 7's
+	// strip of plugs: the retina's reading takes a cell's glass from two of its corners that
+	// agree, and the wires of A-unit 3's strip cross two corners of a cell alike.)
+	out = append(out, screen{name: "rig-loop", frame: loopRigFrame(t), ui: view.UI{Zoom: -1, Unit: 7}})
 	return out
 }
 

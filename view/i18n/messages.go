@@ -220,6 +220,47 @@ const (
 	HelpKeyEscape
 	HelpClose
 
+	// The hardware rig's panel (shown only with a rig attached).
+	RigHeadMirror
+	RigHeadLoop
+	RigStateConnecting
+	RigStateNotConnected
+	RigStateSyncing
+	RigStateTurning
+	RigStateResting
+	RigStateHeld
+	RigStateHalted
+	RigStateFault
+	RigStateNotFollowing
+	RigStateOther
+	RigSayConnecting
+	RigSayNotConnected
+	RigSaySyncing
+	RigSayTurning
+	RigSayResting
+	RigSayLoop
+	RigSayHeld
+	RigSayHalted
+	RigSayFault
+	RigSayNotFollowing
+	RigSayOther
+	RigSayEmulated
+	RigLegend
+	RigBias
+	RigFooterMirror
+	RigFooterLoop
+
+	// The plug-board's line for an A-unit with no inhibitory plug (the loop rig's strips).
+	AUnitPlugsExc
+
+	// A machine of another size than the Mark I's (a loop rig's): the headings and texts that
+	// name its A-units, R-units and pots by number.
+	PanelAUnitsN
+	PanelRUnitsN
+	PanelWeightsN
+	ZoomAboutN
+	CapShownN
+
 	numMsgs
 )
 
@@ -289,4 +330,19 @@ var defs = [numMsgs]def{
 	ClassLetter: {"label", "the letter, as a subject"},
 
 	AttractRecord: {"record title", "record: an experiment's record (ExpLettersYear)"},
+
+	RigHeadMirror:      {"n", "n: the rig's knobs"},
+	RigHeadLoop:        {"n", "n: the rig's potentiometers, the weights of its machine"},
+	RigSayConnecting:   {"addr", "addr: the bridge's HOST:PORT"},
+	RigSayNotConnected: {"addr", ""},
+	RigSayFault:        {"chip", "chip: the chip's name in the rig's file (pots1)"},
+	RigSayOther:        {"addr", ""},
+	RigFooterMirror:    {"gen frames bytes err", "gen: how often the rig's motion stopped; frames: sent to the rig; bytes: written on its bus; err: how far a knob read back is from its target, one decimal"},
+	RigFooterLoop:      {"gen corrections bytes err", "corrections: the machine's corrections sent to the rig"},
+	AUnitPlugsExc:      {"exc excAll theta", "AUnitPlugs without the blue plugs"},
+	PanelAUnitsN:       {"n", "PanelAUnits of n A-units"},
+	PanelRUnitsN:       {"n", "PanelRUnits of n R-units"},
+	PanelWeightsN:      {"racks pots", "PanelWeights: racks racks of pots potentiometers (the A-units)"},
+	ZoomAboutN:         {"pots", "ZoomAbout of pots potentiometers"},
+	CapShownN:          {"cells active units answer", "CapShown of a machine of units A-units"},
 }
