@@ -242,6 +242,14 @@ func (l *Link) Run(ctx context.Context) {
 	l.mu.Lock()
 	l.openGate()
 	l.mu.Unlock()
+	if l.st.connected && !l.loop && l.st.other == "" {
+		// The last weights go before the rig is released: its knobs stay on what the machine
+		// learnt (the museum ends its session before its link).
+		l.st.mir.lastTx = time.Time{}
+		fctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		l.mirrorStep(fctx)
+		cancel()
+	}
 	if l.st.connected {
 		rctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -44,6 +44,7 @@ type bridge struct {
 	addr string
 	cmd  *exec.Cmd
 	log  *os.File
+	dir  string // its address file and log
 }
 
 // startBridge starts hwbridge on a simulated rig (builtin:mirror or builtin:loop) at addr
@@ -58,7 +59,18 @@ func startBridge(t *testing.T, rig, addr string) *bridge {
 
 func (b *bridge) start() {
 	b.t.Helper()
-	dir := b.t.TempDir()
+	if err := b.startErr(); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// startErr starts the bridge, and returns why it did not (for a goroutine of the test's
+// own, which may not end the test).
+func (b *bridge) startErr() error {
+	dir, err := os.MkdirTemp("", "riglink-bridge")
+	if err != nil {
+		return err
+	}
 	af := filepath.Join(dir, "addr")
 	listen := b.addr
 	if listen == "" {
@@ -66,22 +78,22 @@ func (b *bridge) start() {
 	}
 	lf, err := os.Create(filepath.Join(dir, "hwbridge.log"))
 	if err != nil {
-		b.t.Fatal(err)
+		return err
 	}
-	b.log = lf
+	b.log, b.dir = lf, dir
 	b.cmd = exec.Command(hwbridge, "serve", "--simulate", "--rig", b.rig, "--listen", listen, "--addr-file", af)
 	b.cmd.Stderr, b.cmd.Stdout = lf, lf
 	if err := b.cmd.Start(); err != nil {
-		b.t.Fatal(err)
+		return err
 	}
 	for range 300 {
 		if s, err := os.ReadFile(af); err == nil && strings.HasSuffix(string(s), "\n") {
 			b.addr = strings.TrimSpace(string(s))
-			return
+			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	b.t.Fatalf("hwbridge did not start: %s", b.logText())
+	return fmt.Errorf("hwbridge did not start: %s", b.logText())
 }
 
 func (b *bridge) logText() string {
@@ -97,6 +109,7 @@ func (b *bridge) kill() {
 	b.cmd.Process.Signal(syscall.SIGKILL)
 	b.cmd.Wait()
 	b.log.Close()
+	os.RemoveAll(b.dir)
 	b.cmd = nil
 }
 
@@ -113,6 +126,7 @@ type exhibit struct {
 	t    *testing.T
 	s    *session.Session
 	link *riglink.Link
+	dir  string // where the session saves
 	stop func()
 }
 
@@ -135,7 +149,8 @@ func startExhibit(t *testing.T, addr string, speed session.Speed) *exhibit {
 		// right at once, and error correction would have nothing to do.
 		cfg.Rule, exp = machine.Forced, "leftright"
 	}
-	s, err := session.New(session.Options{Config: &cfg, Sets: builtin.Load, Experiment: exp, Speed: speed,
+	dir := t.TempDir()
+	s, err := session.New(session.Options{Config: &cfg, Sets: builtin.Load, Experiment: exp, Speed: speed, Dir: dir, SaveEvery: -1,
 		Attach: link.Attach, Hold: link.Hold, Rig: link})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +159,7 @@ func startExhibit(t *testing.T, addr string, speed session.Speed) *exhibit {
 	done := make(chan struct{}, 2)
 	go func() { s.Run(ctx); done <- struct{}{} }()
 	go func() { link.Run(ctx); done <- struct{}{} }()
-	e := &exhibit{t: t, s: s, link: link}
+	e := &exhibit{t: t, s: s, link: link, dir: dir}
 	e.stop = func() {
 		if cancel != nil {
 			cancel()
@@ -426,6 +441,34 @@ func TestLoop(t *testing.T) {
 		e.waitRig(t, "back on the rig", 90*time.Second, func(f *session.Frame) bool { return f.Rig.State.Connected() && !f.Rig.Emulated })
 		e.s.Stop()
 		e.onTarget(t, b, "after the fault")
+	})
+	t.Run("saved", func(t *testing.T) {
+		// The machine saves with its weights, the read-backs, and its clock: a saved weight is
+		// its pot's reading, the wiper at the track's resolution (0.2 increments, times the
+		// track's gain), so within about 0.1 of the read-back.
+		var f session.Frame
+		e.s.Snapshot(&f)
+		if err := e.s.Save(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(e.dir, "leftright.state")
+		var m *machine.Machine
+		var err error
+		for range 100 {
+			if m, err = machine.Load(path); err == nil && m.Presentations() >= f.Machine.Count {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatalf("the loop rig's machine, saved: %v", err)
+		}
+		ws := m.Weights(nil, 0)
+		for i, w := range f.Machine.Pots[0] {
+			if d := math.Abs(ws[i] - w); d > 0.15 {
+				t.Errorf("pot %d: saved %+.4f, the machine's weight %+.4f", i, ws[i], w)
+			}
+		}
 	})
 }
 

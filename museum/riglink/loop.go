@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -53,6 +54,9 @@ func (l *Link) attachLoop(m *machine.Machine) error {
 func (l *Link) newRack(r int, aside machine.Rack) (*rack, error) {
 	n := aside.Len()
 	rk := &rack{l: l, r: r, n: n, aside: aside, emulated: true}
+	if sr, ok := aside.(*machine.SimRack); ok {
+		rk.pots, rk.drift = sr.Rack, rand.New(rand.NewPCG(uint64(r), 0x6d61726b31))
+	}
 	for _, p := range []*[]float64{&rk.rng, &rk.allow, &rk.want, &rk.rb, &rk.good, &rk.goodSent, &rk.sent} {
 		*p = make([]float64, n)
 	}

@@ -3,6 +3,7 @@ package riglink
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 
@@ -23,6 +24,11 @@ type rack struct {
 	rng   []float64    // each pot's range, the end of its travel (0: none)
 	allow []float64    // how far a read-back may be from its target
 	aside machine.Rack // the machine's own rack this one replaced: its state is what a save keeps
+	// pots are aside's pots, kept in step with the machine's time (Advance) so that a saved
+	// state holds the machine's clock and warm-up; their drift draws from a stream of the
+	// rack's own, not the machine's (nil: aside is not a SimRack).
+	pots  *potentiometer.Rack
+	drift *rand.Rand
 
 	mu       sync.Mutex
 	emulated bool      // the weights are want: the rig does not follow, or has not been synced
@@ -45,9 +51,18 @@ type driveOp struct {
 }
 
 var (
-	_ machine.Rack   = (*rack)(nil)
-	_ machine.Stater = (*rack)(nil)
+	_ machine.Rack     = (*rack)(nil)
+	_ machine.Stater   = (*rack)(nil)
+	_ machine.Advancer = (*rack)(nil)
 )
+
+// Advance lets machine time pass for the machine's own rack kept aside: a save holds the
+// machine's clock (the rig's pots have their own time).
+func (rk *rack) Advance(dt float64) {
+	if rk.pots != nil {
+		rk.pots.Advance(dt, rk.drift)
+	}
+}
 
 // Len returns the number of pots: the A-units', then the bias.
 func (rk *rack) Len() int { return rk.n }
