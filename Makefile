@@ -163,7 +163,7 @@ imports:
 race:
 	@bash scripts/need.sh gcc libc6-dev
 	CGO_ENABLED=1 $(GO) test -count=1 -race -json -run 'Snapshot|Resume|Interrupt|Frames|Commands|Concurrent|Watchdog|Mirror|Serve|Headless|Loop|ReadersDoNotWrite' \
-		./machine ./cmd/mark1 ./session ./museum/console ./drivers/rigdev ./hwapi ./cmd/hwbridge ./retina ./images/builtin | $(TALLY) go race
+		./machine ./cmd/mark1 ./session ./museum/console ./museum/riglink ./drivers/rigdev ./hwapi ./cmd/hwbridge ./retina ./images/builtin | $(TALLY) go race
 
 ## purego: the packages with AVX2 kernels tested with their Go loops instead (-tags purego), as
 ## every processor but amd64 runs them: the goldens and the property tests; then tested again

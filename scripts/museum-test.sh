@@ -9,7 +9,8 @@
 #    binary: screenshots checked for what they show, resume, --experiment on a resumed museum,
 #    SIGTERM, no display, -h with and without one, frame rate while training at full speed, no
 #    XGB lines under a bare Xvfb of the test's own; the camera: a recorded Y4M of an E shown
-#    with the S key, typed by xdotool) under xvfb-run;
+#    with the S key, typed by xdotool; a rig: --bridge to hwbridge --simulate, a mirror and a
+#    loop, trained 30 s, the bridge killed and restarted, halted, a chip faulty) under xvfb-run;
 #  - builds the browser version and loads it in headless Chromium: cmd/mark1 TestBrowser, and
 #    cmd/mark1-museum TestBrowserCamera (a fake camera playing an E drawn in the test and made
 #    a Y4M by ffmpeg; S typed through the DevTools protocol; the retina and the answer read
@@ -18,7 +19,8 @@
 #    qemu (go test -exec qemu-aarch64-static; installs qemu-user-static): there the goldens hold within the tolerance TestGolden
 #    states, measured so (go test ./view, run by make test, holds them exactly on amd64 and
 #    leaves out each of the scene's draw steps in turn: TestEachDrawStepIsSeen);
-#  - runs the soak test for MARK1_SOAK (default 30s).
+#  - runs the soak test for MARK1_SOAK (default 30s), and the rig's soak (the exhibit with
+#    hwbridge --simulate faulted again and again) for MARK1_SOAK_RIG (default 45s).
 # Without the tag, "go test ./..." has no window tests and never links ebiten's GLFW.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,3 +55,6 @@ GOARCH=arm64 CGO_ENABLED=0 "$go" test -count=1 -exec "$(command -v qemu-aarch64-
 
 echo "museum-test: soak for ${MARK1_SOAK:=30s}"
 MARK1_SOAK=$MARK1_SOAK "$go" test -count=1 -run '^TestSoak$' -v ./museum/console/ | grep -E 'soak:|^(ok|FAIL|---)'
+
+echo "museum-test: the rig's soak for ${MARK1_SOAK_RIG:=45s}"
+MARK1_SOAK_RIG=$MARK1_SOAK_RIG "$go" test -count=1 -run '^TestSoakRig$' -v ./museum/riglink/ | grep -E 'soak |^(ok|FAIL|---)'
