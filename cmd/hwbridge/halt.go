@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -19,11 +20,16 @@ func cmdHalt(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile, stderr)
-	if err != nil {
-		return err
+	if err == nil {
+		defer cancel()
+		err = c.Halt(ctx, *park)
 	}
-	defer cancel()
-	if err := c.Halt(ctx, *park); err != nil {
+	var na *hwapi.NoAnswerError
+	if errors.As(err, &na) {
+		// The operator's stop must never hang, nor leave them thinking the rig stopped.
+		return fmt.Errorf("%w: the rig is NOT halted: to stop it now, switch off the rig's power; then see to the bridge (journalctl -u hwbridge; sudo systemctl restart hwbridge)", err)
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "halted the rig at %s: nothing moves until hwbridge resume --bridge %s\n", *addr, *addr)
@@ -57,7 +63,9 @@ func cmdResume(args []string, stdout, stderr io.Writer) error {
 
 // bridgeClient is a client of the bridge at addr, with a token file, and a context of 30 s.
 // A bridge that is starting is waited for, up to 10 s (saying so on stderr): a command pasted
-// right after starting hwbridge in the background finds it.
+// right after starting hwbridge in the background finds it. A bridge that takes the
+// connection and does not answer is an error after the client's call timeout
+// (hwapi.DefaultTimeout, 5 s): a *hwapi.NoAnswerError.
 func bridgeClient(addr, tokenFile string, stderr io.Writer) (*hwapi.Client, context.Context, context.CancelFunc, error) {
 	token := ""
 	if tokenFile != "" {

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for hwbridge: with HWBRIDGE_MAIN=1 in its environment
+// it runs the command line it is given, so a test can start a real bridge and stop it.
+func TestMain(m *testing.M) {
+	if os.Getenv("HWBRIDGE_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// startBridge starts "hwbridge serve --simulate" (the built-in loop rig) as a process on a
+// free loopback port and returns the process and its address. Cleanup lets it go on (SIGCONT),
+// kills it and waits for it.
+func startBridge(t *testing.T) (*exec.Cmd, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	cmd := exec.Command(exe, "serve", "--simulate", "--listen", "127.0.0.1:0", "--addr-file", addrFile)
+	cmd.Env = append(os.Environ(), "HWBRIDGE_MAIN=1")
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGCONT)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for range 400 {
+		if b, err := os.ReadFile(addrFile); err == nil && strings.HasSuffix(string(b), "\n") {
+			return cmd, strings.TrimSpace(string(b))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("hwbridge serve --simulate did not listen in 20 s: %s", logs.String())
+	return nil, ""
+}
+
+// The operator's stop never hangs: against a bridge stopped with SIGSTOP (it takes the
+// connection and never answers, as a hung Pi does) hwbridge halt says within 10 s that the
+// bridge does not answer, that the rig is not halted, and what to do (issue 26: it waited for
+// ever). Once the bridge goes on, the same command halts it.
+func TestHaltOnAStoppedBridge(t *testing.T) {
+	cmd, addr := startBridge(t)
+	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := run([]string{"halt", "--bridge", addr}, &out, &errb)
+	took := time.Since(start)
+	t.Logf("hwbridge halt on a stopped bridge: exit %d after %v: %s", code, took.Round(time.Millisecond), errb.String())
+	msg := errb.String()
+	for _, want := range []string{"the bridge at " + addr + " does not answer", "the rig is NOT halted", "switch off the rig's power"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("no %q in %q", want, msg)
+		}
+	}
+	if code != 1 || strings.Count(msg, "\n") != 1 || took > 10*time.Second {
+		t.Errorf("exit %d after %v, %q: want 1, one line, within 10 s", code, took, msg)
+	}
+	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"halt", "--bridge", addr}, &out, &errb); code != 0 || !strings.Contains(out.String(), "halted the rig at "+addr) {
+		t.Errorf("halt on the bridge going on: exit %d, %q %q", code, out.String(), errb.String())
+	}
+}
