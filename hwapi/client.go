@@ -487,7 +487,8 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 }
 
 // follow reads the pots back until each is within its allowance of the weight it was driven
-// to, or Grace passes.
+// to, or Grace passes; a refusal, a malformed reply or a bridge that does not answer ends it
+// at once.
 func (rr *RemoteRack) follow() error {
 	start := time.Now()
 	for {
@@ -504,7 +505,8 @@ func (rr *RemoteRack) follow() error {
 			}
 		}
 		var se *StatusError
-		if errors.As(err, &se) || errors.Is(err, errReply) {
+		var na *NoAnswerError
+		if errors.As(err, &se) || errors.Is(err, errReply) || errors.As(err, &na) {
 			return fmt.Errorf("rack R%d: readings: %w", rr.r, err)
 		}
 		if time.Since(start) >= rr.Grace {
@@ -553,7 +555,8 @@ func (rr *RemoteRack) Readings(dst []float64) error {
 	}
 	err := rr.read(dst)
 	var se *StatusError
-	if errors.As(err, &se) || errors.Is(err, errReply) {
+	var na *NoAnswerError
+	if errors.As(err, &se) || errors.Is(err, errReply) || errors.As(err, &na) {
 		return rr.c.failed(fmt.Errorf("rack R%d: readings: %w", rr.r, err))
 	}
 	return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -144,13 +145,19 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx := context.Background()
 	info, err := client.Wait(ctx, *wait, func() { fmt.Fprintf(stderr, "mark1 bridge: waiting for the bridge at %s ...\n", *addr) })
+	var na *hwapi.NoAnswerError
+	if errors.As(err, &na) {
+		return err // it names the bridge
+	}
 	if err != nil {
 		return fmt.Errorf("--bridge %s: %w", *addr, err)
 	}
 	if *mode != "" && *mode != info.Mode {
 		return usageErr(fmt.Sprintf("--mode %s: the bridge at %s runs a %s rig (%s)", *mode, *addr, info.Mode, info.Rig))
 	}
-	if st, err := client.Status(ctx); err != nil {
+	if st, err := client.Status(ctx); errors.As(err, &na) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("--bridge %s: %w", *addr, err)
 	} else if st.Halted != "" {
 		return fmt.Errorf("the rig at %s is halted (%s): hwbridge resume --bridge %s lets it move again", *addr, st.Halted, *addr)
@@ -298,7 +305,11 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	case m.Err() != nil:
 		rep.RigError = m.Err().Error()
 	}
-	if st, err := client.Status(sctx); err == nil {
+	// A bridge that did not answer would not answer these either: each would wait its time.
+	mute := errors.As(fatal, &na)
+	if mute {
+		fmt.Fprintf(stderr, "mark1 bridge: the bridge does not answer: no status, and the rig is not released\n")
+	} else if st, err := client.Status(sctx); err == nil {
 		rep.Frames = st.Frames
 		for _, c := range st.Chips {
 			if !c.OK {
@@ -327,8 +338,10 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "mark1 bridge: status: %v\n", err)
 	}
 	// A clean end leaves the knobs where training put them: the bridge parks only a client lost.
-	if err := client.Release(sctx); err != nil {
-		fmt.Fprintf(stderr, "mark1 bridge: releasing the rig: %v\n", err)
+	if !mute {
+		if err := client.Release(sctx); err != nil {
+			fmt.Fprintf(stderr, "mark1 bridge: releasing the rig: %v\n", err)
+		}
 	}
 	if *jsonOut {
 		if err := writeJSON(stdout, rep); err != nil {
