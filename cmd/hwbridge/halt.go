@@ -15,7 +15,7 @@ func cmdHalt(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("halt", "[--bridge HOST:PORT] [--park] [--token-file FILE]", stdout)
 	addr := fs.String("bridge", "127.0.0.1:8707", "the bridge's HOST:PORT")
 	tokenFile := fs.String("token-file", "", "a FILE holding the bridge's token")
-	park := fs.Bool("park", false, "park the servos (else they hold where they are)")
+	park := fs.Bool("park", false, "park the servos (else they hold where they are); digital pots keep their values either way")
 	if err := parse(args); err != nil {
 		return err
 	}

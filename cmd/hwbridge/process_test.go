@@ -22,19 +22,24 @@ func TestMain(m *testing.M) {
 }
 
 // startBridge starts "hwbridge serve --simulate" (the built-in loop rig) as a process on a
-// free loopback port and returns the process and its address. Cleanup lets it go on (SIGCONT),
-// kills it and waits for it.
-func startBridge(t *testing.T) (*exec.Cmd, string) {
+// free loopback port and returns the process, its address and the file of its log. Cleanup
+// lets it go on (SIGCONT), kills it and waits for it.
+func startBridge(t *testing.T) (cmd *exec.Cmd, addr, logFile string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addrFile := filepath.Join(t.TempDir(), "addr")
-	cmd := exec.Command(exe, "serve", "--simulate", "--listen", "127.0.0.1:0", "--addr-file", addrFile)
+	dir := t.TempDir()
+	addrFile, logFile := filepath.Join(dir, "addr"), filepath.Join(dir, "log")
+	logs, err := os.Create(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logs.Close() // the process has its own
+	cmd = exec.Command(exe, "serve", "--simulate", "--listen", "127.0.0.1:0", "--addr-file", addrFile)
 	cmd.Env = append(os.Environ(), "HWBRIDGE_MAIN=1")
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -45,20 +50,22 @@ func startBridge(t *testing.T) (*exec.Cmd, string) {
 	})
 	for range 400 {
 		if b, err := os.ReadFile(addrFile); err == nil && strings.HasSuffix(string(b), "\n") {
-			return cmd, strings.TrimSpace(string(b))
+			return cmd, strings.TrimSpace(string(b)), logFile
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("hwbridge serve --simulate did not listen in 20 s: %s", logs.String())
-	return nil, ""
+	b, _ := os.ReadFile(logFile)
+	t.Fatalf("hwbridge serve --simulate did not listen in 20 s: %s", b)
+	return nil, "", ""
 }
 
 // The operator's stop never hangs: against a bridge stopped with SIGSTOP (it takes the
 // connection and never answers, as a hung Pi does) hwbridge halt says within 10 s that the
 // bridge does not answer, that the rig is not halted, and what to do (issue 26: it waited for
-// ever). Once the bridge goes on, the same command halts it.
+// ever). Once the bridge goes on, the same command halts it, and the bridge's log says what
+// the halt left in the words of the rig's parts (digital pots: no servos).
 func TestHaltOnAStoppedBridge(t *testing.T) {
-	cmd, addr := startBridge(t)
+	cmd, addr, logFile := startBridge(t)
 	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
@@ -83,5 +90,12 @@ func TestHaltOnAStoppedBridge(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"halt", "--bridge", addr}, &out, &errb); code != 0 || !strings.Contains(out.String(), "halted the rig at "+addr) {
 		t.Errorf("halt on the bridge going on: exit %d, %q %q", code, out.String(), errb.String())
+	}
+	logs, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(logs, []byte("halted by POST /v1/halt from 127.0.0.1: digital pots kept as they are")) || bytes.Contains(logs, []byte("servo")) {
+		t.Errorf("the log of a loop rig of digital pots:\n%s", logs)
 	}
 }

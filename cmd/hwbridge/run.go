@@ -343,7 +343,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	b.own = "the bridge runs its own machine (hwbridge run): frames and loop requests are refused"
-	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Logger: logger})
+	servos, digital := hw.Parts()
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Servos: servos, DigitalPots: digital, Logger: logger})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: h.Events(), logger: logger,
 		pace: *pace, epochs: *epochs, train: *train}
