@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/hwapi"
 )
 
 // TestMain lets the test binary stand in for hwbridge: with HWBRIDGE_MAIN=1 in its environment
@@ -21,10 +23,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// startBridge starts "hwbridge serve --simulate" (the built-in loop rig) as a process on a
-// free loopback port and returns the process, its address and the file of its log. Cleanup
-// lets it go on (SIGCONT), kills it and waits for it.
-func startBridge(t *testing.T) (cmd *exec.Cmd, addr, logFile string) {
+// startBridge starts "hwbridge serve --simulate" (the built-in loop rig), or the command
+// line args when given, as a process listening on a free loopback port, and returns the
+// process, its address and the file of its log. Cleanup lets it go on (SIGCONT), kills it and
+// waits for it.
+func startBridge(t *testing.T, args ...string) (cmd *exec.Cmd, addr, logFile string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -37,7 +40,10 @@ func startBridge(t *testing.T) (cmd *exec.Cmd, addr, logFile string) {
 		t.Fatal(err)
 	}
 	defer logs.Close() // the process has its own
-	cmd = exec.Command(exe, "serve", "--simulate", "--listen", "127.0.0.1:0", "--addr-file", addrFile)
+	if len(args) == 0 {
+		args = []string{"serve", "--simulate"}
+	}
+	cmd = exec.Command(exe, append(args, "--listen", "127.0.0.1:0", "--addr-file", addrFile)...)
 	cmd.Env = append(os.Environ(), "HWBRIDGE_MAIN=1")
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
@@ -97,5 +103,34 @@ func TestHaltOnAStoppedBridge(t *testing.T) {
 	}
 	if !bytes.Contains(logs, []byte("halted by POST /v1/halt from 127.0.0.1: digital pots kept as they are")) || bytes.Contains(logs, []byte("servo")) {
 		t.Errorf("the log of a loop rig of digital pots:\n%s", logs)
+	}
+}
+
+// hwbridge run --train says, when the training is over, that the bridge goes on serving, and
+// where; and it does (issue 26: it went on without a word).
+func TestRunTrainGoesOnServing(t *testing.T) {
+	_, addr, logFile := startBridge(t, "run", "--simulate", "--train", "--epochs", "2")
+	var logs []byte
+	for range 1200 {
+		logs, _ = os.ReadFile(logFile)
+		if bytes.Contains(logs, []byte("trained: ")) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, want := range []string{
+		"training at once (--train); after it the bridge goes on serving http://" + addr + "/ (Ctrl-C or SIGTERM stops it, --exit stops after the training)",
+		"; the bridge goes on serving http://" + addr + "/ (Ctrl-C or SIGTERM stops it",
+	} {
+		if !bytes.Contains(logs, []byte(want)) {
+			t.Errorf("no %q in the log:\n%s", want, logs)
+		}
+	}
+	c, err := hwapi.NewClient(addr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Status(t.Context()); err != nil {
+		t.Errorf("after the training the bridge does not serve: %v", err)
 	}
 }
