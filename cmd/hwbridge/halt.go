@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/internal/cli"
 )
 
 // cmdHalt stops a bridge's motion (an operator's stop): nothing moves until hwbridge resume.
@@ -24,13 +25,19 @@ func cmdHalt(args []string, stdout, stderr io.Writer) error {
 		defer cancel()
 		err = c.Halt(ctx, *park)
 	}
-	var na *hwapi.NoAnswerError
-	if errors.As(err, &na) {
-		// The operator's stop must never hang, nor leave them thinking the rig stopped.
-		return fmt.Errorf("%w: the rig is NOT halted: to stop it now, switch off the rig's power; then see to the bridge (journalctl -u hwbridge; sudo systemctl restart hwbridge)", err)
-	}
 	if err != nil {
-		return err
+		// The operator's stop never hangs (every call has its deadline), and a stop that did
+		// not happen says so, and what to do.
+		var ue *cli.UsageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		advice := "the rig is NOT halted: to stop it now, switch off the rig's power"
+		var na *hwapi.NoAnswerError
+		if errors.As(err, &na) {
+			advice += "; then see to the bridge (journalctl -u hwbridge; sudo systemctl restart hwbridge)"
+		}
+		return fmt.Errorf("%w: %s", err, advice)
 	}
 	fmt.Fprintf(stdout, "halted the rig at %s: nothing moves until hwbridge resume --bridge %s\n", *addr, *addr)
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,5 +133,32 @@ func TestRunTrainGoesOnServing(t *testing.T) {
 	}
 	if _, err := c.Status(t.Context()); err != nil {
 		t.Errorf("after the training the bridge does not serve: %v", err)
+	}
+}
+
+// A halt the bridge refused (a wrong token here) says that the rig is not halted, and what to
+// do; a usage mistake is only that.
+func TestHaltRefusedSaysTheRigIsNotHalted(t *testing.T) {
+	srv := httptest.NewServer(hwapi.NewHandler(plainBackend{}, hwapi.Opts{Token: "0123456789abcdefghij"}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+		not  bool // want is not in the message
+	}{
+		{"no token", []string{"halt", "--bridge", addr}, 1, "bridge: 401 Unauthorized", false},
+		{"bad address", []string{"halt", "--bridge", "nohost"}, 2, "the rig is NOT halted", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			msg := errb.String()
+			if code != tc.code || strings.Contains(msg, tc.want) == tc.not || !tc.not && !strings.Contains(msg, "the rig is NOT halted: to stop it now, switch off the rig's power") {
+				t.Errorf("exit %d, %q", code, msg)
+			}
+		})
 	}
 }
