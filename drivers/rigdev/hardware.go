@@ -113,7 +113,7 @@ type Stats struct {
 	FrameBytes      int    `json:"last_frame_bytes"`  // bytes the last writing frame put on the buses
 	MaxFrameBytes   int    `json:"max_frame_bytes"`   // the most any frame wrote
 	TotalWriteBytes uint64 `json:"total_write_bytes"` // bytes written by frames
-	Corrections     uint64 `json:"corrections"`       // closed-loop corrections made
+	Corrections     uint64 `json:"corrections"`       // closed-loop re-drives: a pot read back off its target, driven again
 	Reads           uint64 `json:"reads"`             // read-backs
 }
 
