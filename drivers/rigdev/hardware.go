@@ -3,6 +3,7 @@ package rigdev
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -122,7 +123,11 @@ type Hardware struct {
 	spec *rig.Rig
 	env  Env
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// stopping asks a settle loop that holds mu to give it up at once: Hold and Park (the
+	// operator's halt, the watchdog, shutdown) set it before they wait for mu, so that a
+	// loop drive settling its pots (up to its timeout) never delays the safety stop.
+	stopping atomic.Int32
 	meters   map[string]*meter
 	pcas     []*pcaChip
 	mcps     []*mcpChip
