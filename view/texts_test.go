@@ -219,6 +219,10 @@ var claims = []claim{
 			`Im Juli 1958 lernte das Perceptron, simuliert auf einer IBM 704, nach etwa 50 Karten links von rechts zu unterscheiden.`,
 			`En juillet 1958, le perceptron, simulé sur un IBM 704, apprit à distinguer la gauche de la droite après environ 50 cartes.`,
 			`En julio de 1958 el perceptrón, simulado en un IBM 704, aprendió a distinguir izquierda de derecha tras unas 50 tarjetas.`}},
+	{name: "layout", record: "the Smithsonian's record names the cabinet's parts (sensory unit, plug-board, potentiometer array, response panel, meters), not where each stood",
+		re: regexp.MustCompile(`(?i)\blaid out (like|as) the original`),
+		was: []string{`One machine, laid out like the original's racks, left to right:`,
+			`The screen is one machine, laid out like the original's racks: the card in the holder; the retina of 400 photocells.`}},
 	{name: "binary letter code", record: "8 binary R-units and classes coded across several are recorded; the code the Mark I used for the letters is not known",
 		re: regexp.MustCompile(`(?i)\b(Mark I|historical|historisch\w*|historique|histórico)\b[^.]{0,100}\b(coded|codes|code|coding|kodiert\w*|codé\w*|codific\w*)\b[^.]{0,60}\b(binary|binär\w*|binaire|binario)\b|` +
 			`\bcoded (them|the letters) in binary`),
