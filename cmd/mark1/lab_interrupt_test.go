@@ -34,6 +34,7 @@ var longRuns = map[string]string{
 	"lab masking":      "--n 10000 --middle 10000 --noise 10",
 	"lab digits":       "--updates 100000",
 	"lab fisher-lsq":   "--data FILE12",
+	"lab lsq":          "--data FILE12",
 
 	"experiment letters":         "",
 	"experiment squares-circles": "",

@@ -445,3 +445,38 @@ func caseName(args []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestLabDataFIFO: a FIFO named as --data to a demo that reads a student's samples is refused
+// at once (exit 1, the FIFO named), as the README promises; it used to wait for a writer, and
+// one SIGTERM did not stop it.
+func TestLabDataFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "samples.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"trace", "geometry", "fisher-lsq", "lsq"} {
+		args := []string{"lab", name, "--data", fifo}
+		t.Run(caseName(args), func(t *testing.T) {
+			cmd := mark1Process(t, dir, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+				want := "mark1 lab: --data: " + fifo + ": a FIFO, not a CSV file of samples\n"
+				if code := cmd.ProcessState.ExitCode(); code != 1 || stderr.String() != want {
+					t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+				}
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Errorf("mark1 %s waits on a FIFO", strings.Join(args, " "))
+			}
+		})
+	}
+}

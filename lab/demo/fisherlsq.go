@@ -76,24 +76,9 @@ func mean(xs []exact.Vec) exact.Vec {
 
 // lsq solves the normal equations AᵀA (w, w0) = Aᵀt exactly, A the samples with a 1 last.
 func lsq(ctx context.Context, xs []exact.Vec, t []*big.Rat) (exact.Vec, error) {
-	d := len(xs[0]) + 1
-	a := make([]exact.Vec, d)
-	for i := range a {
-		a[i] = exact.Zeros(d)
-	}
-	b := exact.Zeros(d)
-	tmp := new(big.Rat)
-	for i, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		row := trace.Last.Augment(x)
-		for p := range d {
-			for q := range d {
-				a[p][q].Add(a[p][q], tmp.Mul(row[p], row[q]))
-			}
-			b[p].Add(b[p], tmp.Mul(row[p], t[i]))
-		}
+	a, b, err := normalEquations(ctx, xs, t, nil)
+	if err != nil {
+		return nil, err
 	}
 	return exact.Solve(a, b)
 }
@@ -159,7 +144,7 @@ func newFisherLSQ(ctx context.Context, d *trace.Data) (*fisherLSQ, error) {
 	dm.AddScaled(exact.Int(-1), f.M2)
 	var err error
 	if f.Fisher, err = exact.Solve(f.SW, dm); err != nil {
-		return nil, fmt.Errorf("S_W is singular (the classes do not vary in every direction): %w", err)
+		return nil, fmt.Errorf("S_W is singular (the classes do not vary in every direction), so Fisher's direction is not defined (%w); mark1 lab lsq solves least squares alone", err)
 	}
 	n := int64(len(all))
 	for _, fit := range []*lsqFit{&f.Special, &f.Plain} {
