@@ -480,3 +480,57 @@ func TestLabDataFIFO(t *testing.T) {
 		})
 	}
 }
+
+// TestLabLossPoints: mark1 lab loss --out writes each problem's samples as a CSV file that
+// mark1 lab trace --data reads back: the same samples, in the same order, so the trace makes
+// the updates the loss report counts and ends at its weights.
+func TestLabLossPoints(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "loss")
+	mustRun(t, "lab", "loss", "--out", dir)
+	var loss struct {
+		Data map[string]struct {
+			Updates []struct {
+				Sample string `json:"sample"`
+			} `json:"updates"`
+			Final []string `json:"final"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(mustReadFile(t, filepath.Join(dir, "report.json")), &loss); err != nil {
+		t.Fatal(err)
+	}
+	for _, problem := range []string{"separable", "overlapping"} {
+		t.Run(problem, func(t *testing.T) {
+			want := loss.Data[problem]
+			var tr struct {
+				Data struct {
+					Steps []struct {
+						Met bool `json:"met"`
+					} `json:"steps"`
+					Final []string `json:"final"`
+				} `json:"data"`
+			}
+			out := mustRun(t, "lab", "trace", "--data", filepath.Join(dir, "points-"+problem+".csv"), "--epochs", "20", "--json")
+			if err := json.Unmarshal([]byte(out), &tr); err != nil {
+				t.Fatal(err)
+			}
+			updates := 0
+			for _, s := range tr.Data.Steps {
+				if !s.Met {
+					updates++
+				}
+			}
+			if updates != len(want.Updates) || len(want.Updates) < 5 || !slices.Equal(tr.Data.Final, want.Final) {
+				t.Errorf("the trace of points-%s.csv: %d updates, ending at %v; the loss report: %d, ending at %v", problem, updates, tr.Data.Final, len(want.Updates), want.Final)
+			}
+		})
+	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
