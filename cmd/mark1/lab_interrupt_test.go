@@ -35,6 +35,7 @@ var longRuns = map[string]string{
 	"lab digits":       "--updates 100000",
 	"lab fisher-lsq":   "--data FILE12",
 	"lab lsq":          "--data FILE12",
+	"lab circle":       "--points 1000 --units 1000 --epochs 200",
 
 	"experiment letters":         "",
 	"experiment squares-circles": "",
