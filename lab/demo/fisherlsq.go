@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -287,6 +289,7 @@ func fisherLSQReport(ctx context.Context, d *trace.Data, seed uint64) (*report.R
 		}
 		r.Figures = append(r.Figures, fig)
 	}
+	r.Figures = append(r.Figures, projectionFigure(d, f))
 	fit := func(l lsqFit) map[string]any {
 		return map[string]any{"targets": []string{exact.Format(l.T1), exact.Format(l.T2)}, "w": l.W.Strings(), "w0": exact.Format(l.W0),
 			"ratio_to_fisher": ratOrNot(l.Ratio), "minus_w_dot_m": exact.Format(l.AtMean)}
@@ -307,4 +310,69 @@ func fisherLSQChecks(f *fisherLSQ) []report.Check {
 		report.NewCheck("targets +1, -1: every weight the same multiple of Fisher's (1: yes)", holds(f.Plain.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
 		report.NewCheck(fmt.Sprintf("targets +1, -1: |w0 minus -w.m| (classes of %d and %d)", fisherN1, fisherN2), max(d, -d), 0.01, 10, "the targets mixed up, the bias at the mean: 0"),
 	}
+}
+
+// projectionFigure draws Fisher's view of the data: each class's projections onto Fisher's
+// unit direction, p = f.x/|f|, as a histogram (a step outline of the counts in equal bins), and
+// the thresholds of the two least-squares discriminants on that axis (both are multiples of f:
+// w = r f, so w.x + w0 = 0 where p = -w0/(r |f|)).
+func projectionFigure(d *trace.Data, f *fisherLSQ) *plot.Figure {
+	fw := f.Fisher.Floats()
+	norm := 0.0
+	for _, v := range fw {
+		norm += v * v
+	}
+	norm = sqrtF(norm)
+	proj := func(x exact.Vec) float64 {
+		s := 0.0
+		for i, v := range x.Floats() {
+			s += fw[i] * v
+		}
+		return s / norm
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var ps []float64
+	for _, p := range d.Points {
+		v := proj(p.X)
+		ps = append(ps, v)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	const bins = 12
+	width := (hi - lo) / bins
+	if width == 0 {
+		width = 1
+	}
+	counts := [2][bins]float64{}
+	for i, p := range d.Points {
+		b := min(int((ps[i]-lo)/width), bins-1)
+		c := 0
+		if p.Y == -1 {
+			c = 1
+		}
+		counts[c][b]++
+	}
+	most := 0.0
+	fig := &plot.Figure{Name: "projections", Title: "Fisher's view: the two classes projected onto his direction", XLabel: "p = f.x / |f|, f = S_W⁻¹(m1 - m2)", YLabel: "samples"}
+	for c, name := range []string{"class +1", "class -1"} {
+		s := plot.Series{Name: name, Style: 2 - c}
+		for b := range bins {
+			x0, x1 := lo+float64(b)*width, lo+float64(b+1)*width
+			s.X = append(s.X, x0, x0, x1, x1)
+			s.Y = append(s.Y, 0, counts[c][b], counts[c][b], 0)
+			most = max(most, counts[c][b])
+		}
+		fig.Series = append(fig.Series, s)
+	}
+	var marks []string
+	for i, fit := range []lsqFit{f.Special, f.Plain} {
+		if fit.Ratio == nil || fit.Ratio.Sign() == 0 {
+			continue
+		}
+		t := -exact.Float(fit.W0) / exact.Float(fit.Ratio) / norm
+		what := fmt.Sprintf("threshold of least squares, targets %s, %s", exact.Format(fit.T1), exact.Format(fit.T2))
+		fig.Series = append(fig.Series, plot.Series{Name: what, X: []float64{t, t}, Y: []float64{0, most}, Dashed: true, Style: 3 + 2*i})
+		marks = append(marks, fmt.Sprintf("%.4g", t))
+	}
+	fig.Caption = fmt.Sprintf("each class's projections onto Fisher's unit direction, counted in %d equal bins, and the thresholds of the two least-squares discriminants on that axis (at %s); the projected mean of all samples is %.4g", bins, english.List(marks), proj(f.M))
+	return fig
 }
