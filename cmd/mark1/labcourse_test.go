@@ -38,7 +38,7 @@ func TestLabCourseErrors(t *testing.T) {
 		{[]string{"lab", "trace", "--data", csv}, csv + `:3: label "0": want +1 or -1, the last number of the line (a 0/1 label: write 0 as -1)`, 1},
 		{[]string{"lab", "trace", "--data", ragged}, ragged + ":3: 3 features, but " + ragged + ":1 has 2", 1},
 		{[]string{"lab", "trace", "--data", bad}, bad + `:2: feature 2: "zero" is not a number`, 1},
-		{[]string{"lab", "trace", "--data", filepath.Join(dir, "none.csv")}, "--data: open", 1},
+		{[]string{"lab", "trace", "--data", filepath.Join(dir, "none.csv")}, "none.csv: no such file or directory", 1},
 		{[]string{"lab", "trace", "--data", csv, "--point", "1,1"}, "--data and --point: give the samples one way", 2},
 		{[]string{"lab", "trace", "--point", "1,2,1", "--rule", "pocket"}, `--rule: unknown rule "pocket"`, 2},
 		{[]string{"lab", "trace", "--point", "1,2,1", "--bias", "middle"}, `--bias: unknown bias place "middle"`, 2},
