@@ -15,7 +15,7 @@ import (
 )
 
 func booleanDemo() lab.Demo {
-	return lab.Demo{Name: "boolean", Help: "AND, OR, NOT, m-of-n learned by one threshold unit; XOR and parity not",
+	return lab.Demo{Name: "boolean", Help: "Boolean functions of one threshold unit, and XOR by two layers",
 		Args: "[--epochs N]", Usage: "[--epochs N] [--quick]",
 		Params: []lab.Param{
 			{Name: "epochs", Kind: lab.Int, Default: "1000", Min: 1, Max: trace.MaxPresentations / 32 /* the majority of five: 32 rows */, Help: "most epochs of the rule on each truth table", QuickSets: true},

@@ -20,7 +20,7 @@ import (
 )
 
 func fisherLSQDemo() lab.Demo {
-	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly",
+	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's, exactly",
 		Args: "[--data FILE | --point X,...,Y ...]", Usage: "[--data FILE | --point X1,...,LABEL ...] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "data", Kind: lab.String, Help: "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of " + strconv.Itoa(fisherN1) + " and " + strconv.Itoa(fisherN2) + " integer points)", QuickSets: true},

@@ -17,7 +17,7 @@ import (
 )
 
 func lossDemo() lab.Demo {
-	return lab.Demo{Name: "loss", Help: "mistakes and the perceptron criterion E_P; the rule as SGD on E_P",
+	return lab.Demo{Name: "loss", Help: "the 0-1 loss, E_P, E_Q and E_R; the rule as SGD on E_P",
 		Args: "[--points N --epochs N --margin B]", Usage: "[--points N] [--epochs N] [--margin B] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "points", Kind: lab.Int, Default: "40", Min: 2, Max: 1000, Help: "integer samples of each problem", QuickSets: true},

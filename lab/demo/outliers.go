@@ -14,7 +14,7 @@ import (
 )
 
 func outliersDemo() lab.Demo {
-	return lab.Demo{Name: "outliers", Help: "least squares fails on outliers; the perceptron and Fisher do not",
+	return lab.Demo{Name: "outliers", Help: "outliers pull least squares, not the perceptron or logistic",
 		Args: "[--draws N --outliers N]", Usage: "[--draws N] [--outliers N] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "draws", Kind: lab.Int, Default: "20", Min: 1, Max: 10000, Help: "random draws of the data", QuickSets: true},
