@@ -52,6 +52,11 @@ func TestLabCourseErrors(t *testing.T) {
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--bias", "none"}, "the geometry needs a bias", 2},
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--w", "0,0,1"}, "no boundary", 2},
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--w", "1,1"}, "weights (1, 1): 2 numbers, want 3", 2},
+		{[]string{"lab", "fisher-lsq", "--point", "1,5,+1", "--point", "2,4,+1", "--point", "6,5,-1", "--point", "7,4,-1"}, "S_W is singular (the classes do not vary in every direction), so Fisher's direction is not defined (exact: the matrix is singular); mark1 lab lsq solves least squares alone", 1},
+		{[]string{"lab", "lsq", "--point", "1,1,+1", "--point", "2,2,-1"}, "least squares: the normal equations A^T A w = A^T t are singular", 1},
+		{[]string{"lab", "lsq", "--point", "1,1,+1", "--lambda", "-1"}, "--lambda -1: want a number >= 0", 2},
+		{[]string{"lab", "lsq"}, "no samples: give --data FILE or --point", 2},
+		{[]string{"lab", "loss", "--margin", "0"}, "--margin 0: want a number > 0", 2},
 	}
 	for _, tt := range tests {
 		t.Run(caseName(tt.args), func(t *testing.T) {
