@@ -75,7 +75,7 @@ func TestLabCourseErrors(t *testing.T) {
 // the worksheets' kinds, the quick runs and the help) fits a terminal of 100 columns.
 func TestLabCourseText(t *testing.T) {
 	list := mustRun(t, "lab")
-	for _, d := range []string{"trace", "geometry", "loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
+	for _, d := range []string{"trace", "geometry", "loss", "regions", "masking", "boolean", "digits", "fisher-lsq", "lsq", "circle"} {
 		if !strings.Contains(list, "\n  "+d+" ") {
 			t.Errorf("mark1 lab does not list %s", d)
 		}

@@ -145,7 +145,7 @@ func circleReport(ctx context.Context, c circleConfig) (*report.Report, []circle
 	r.Condition("points", fmt.Sprintf("%d integer points in [-%d, %d]^2, alternately inside (x1^2 + x2^2 <= %d, +1) and outside (>= %d, -1), none in the ring between; seed %d", c.Points, circleBox, circleBox, circleIn2, circleOut2, c.Seed))
 	r.Condition("rule", fmt.Sprintf("fixed increment, eta 1, bias last, from zero, the points in order, at most %s on each set of features", english.Count(c.Epochs, "epoch")))
 	r.Condition("random units", "each fires when a1 x1 + a2 x2 > c, a1 and a2 integers in [-3, 3] (not both 0), c an integer in [-24, 24]")
-	tab := &report.Table{Name: "circle", Title: "The rule on three sets of features", Columns: []string{"features", "dimension", "end", "epochs", "updates", "mistakes at the end"}}
+	tab := &report.Table{Name: "runs", Title: "The rule on three sets of features", Columns: []string{"features", "dimension", "end", "epochs", "updates", "mistakes at the end"}}
 	for _, run := range runs {
 		t := run.Trace
 		end := "every point met"
@@ -194,12 +194,14 @@ func circleFigure(d *trace.Data, run circleRun) *plot.Figure {
 	for i := 0; i <= 360; i++ {
 		th := float64(i) * math.Pi / 180
 		cs, sn := math.Cos(th), math.Sin(th)
-		q := w[0]*cs*cs + w[1]*cs*sn + w[2]*sn*sn
+		// Each product rounded before it is added (no fused multiply-add: the same figure on
+		// every architecture).
+		q := float64(w[0]*float64(cs*cs)) + float64(w[1]*float64(cs*sn)) + float64(w[2]*float64(sn*sn))
 		if q == 0 || -w[3]/q < 0 {
 			continue
 		}
 		rad := math.Sqrt(-w[3] / q)
-		curve.X, curve.Y = append(curve.X, rad*cs), append(curve.Y, rad*sn)
+		curve.X, curve.Y = append(curve.X, float64(rad*cs)), append(curve.Y, float64(rad*sn))
 	}
 	f.Series = append(f.Series, curve)
 	return f

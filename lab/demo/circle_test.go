@@ -52,3 +52,21 @@ func TestCircle(t *testing.T) {
 		t.Errorf("random units: converged %v, %d features", runs[2].Trace.Converged, runs[2].Data.Dim())
 	}
 }
+
+// TestCircleOut: the report's tables and figures have names of their own (--out writes each
+// to NAME.csv).
+func TestCircleOut(t *testing.T) {
+	r, _, err := circleReport(context.Background(), circleConfig{Points: 10, Units: 5, Epochs: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tab := range r.Tables {
+		names[tab.Name] = true
+	}
+	for _, f := range r.Figures {
+		if names[f.Name] {
+			t.Errorf("a table and a figure named %q", f.Name)
+		}
+	}
+}

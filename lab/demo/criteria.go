@@ -116,7 +116,7 @@ func lineTable(run *lossRun, b *big.Rat) *report.Table {
 	step := math.Max(1, math.Round((hi-lo)/8))
 	mid := math.Round(exact.Float(w[2]))
 	for k := -4; k <= 4; k++ {
-		t := exact.Int(int64(mid + float64(k)*step))
+		t := exact.Int(int64(mid + float64(float64(k)*step)))
 		c := allCriteria(exact.Vec{w[0], w[1], t}, run.Xs, run.Ys, b)
 		tab.AddRow(exact.Format(t), c.Mistakes, approx(c.EP), approx(c.EQ), approx(c.ER))
 	}

@@ -320,13 +320,13 @@ func projectionFigure(d *trace.Data, f *fisherLSQ) *plot.Figure {
 	fw := f.Fisher.Floats()
 	norm := 0.0
 	for _, v := range fw {
-		norm += v * v
+		norm += float64(v * v) // each product rounded: no fused multiply-add
 	}
 	norm = sqrtF(norm)
 	proj := func(x exact.Vec) float64 {
 		s := 0.0
 		for i, v := range x.Floats() {
-			s += fw[i] * v
+			s += float64(fw[i] * v)
 		}
 		return s / norm
 	}
@@ -356,7 +356,7 @@ func projectionFigure(d *trace.Data, f *fisherLSQ) *plot.Figure {
 	for c, name := range []string{"class +1", "class -1"} {
 		s := plot.Series{Name: name, Style: 2 - c}
 		for b := range bins {
-			x0, x1 := lo+float64(b)*width, lo+float64(b+1)*width
+			x0, x1 := lo+float64(float64(b)*width), lo+float64(float64(b+1)*width)
 			s.X = append(s.X, x0, x0, x1, x1)
 			s.Y = append(s.Y, 0, counts[c][b], counts[c][b], 0)
 			most = max(most, counts[c][b])
