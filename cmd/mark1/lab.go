@@ -287,6 +287,10 @@ func runDemoErr(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer)
 	if of.json {
 		return writeJSON(stdout, rep)
 	}
+	if of.out == "" {
+		// The text names the figures as written with --out: without it none is.
+		rep.Figures = nil
+	}
 	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}

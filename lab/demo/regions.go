@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
 	"github.com/mark1-perceptron/mark1/internal/english"
@@ -76,27 +77,29 @@ func trainMulti(ctx context.Context, d *learn.Data, s learn.Strategy, method str
 
 // regionSchemes returns the four ways of reading K classes of the lecture: one-vs-rest by sign with
 // K classifiers and with K-1 (the last class is "none of the others"), one-vs-one by vote, and
-// K discriminants by argmax.
-func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme, error) {
+// K discriminants by argmax; and one-vs-rest with K-1 classifiers once for each class left out
+// (the one that takes what none claims).
+func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme, []scheme, error) {
 	k := d.K()
 	ovr, err := trainMulti(ctx, d, learn.OneVsRest, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ovo, err := trainMulti(ctx, d, learn.OneVsOne, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kd, err := trainMulti(ctx, d, learn.KDiscriminants, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	bySign := func(units []learn.Linear, rest int) func(x []float64) int {
+	// bySign reads the units of the classes named by classes (all but rest, when rest >= 0).
+	bySign := func(units []learn.Linear, classes []int, rest int) func(x []float64) int {
 		return func(x []float64) int {
 			class, n := -1, 0
-			for c, u := range units {
+			for i, u := range units {
 				if u.Score(x) > 0 {
-					class, n = c, n+1
+					class, n = classes[i], n+1
 				}
 			}
 			switch {
@@ -133,12 +136,31 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 		}
 		return best
 	}
+	// leaveOut is one-vs-rest with the classifier of class rest left out.
+	leaveOut := func(rest int) func(x []float64) int {
+		var units []learn.Linear
+		var classes []int
+		for c := range k {
+			if c != rest {
+				units, classes = append(units, ovr.Units[c]), append(classes, c)
+			}
+		}
+		return bySign(units, classes, rest)
+	}
+	all := make([]int, k)
+	for c := range all {
+		all[c] = c
+	}
+	var left []scheme
+	for c := range k {
+		left = append(left, scheme{fmt.Sprintf("class %s left out", d.Classes[c]), fmt.Sprintf("%d classifiers; a point none claims is class %s's", k-1, d.Classes[c]), k - 1, leaveOut(c)})
+	}
 	return []scheme{
-		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, -1)},
-		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, bySign(ovr.Units[:k-1], k-1)},
+		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, all, -1)},
+		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, leaveOut(k - 1)},
 		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote},
 		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
-	}, nil
+	}, left, nil
 }
 
 // pinwheel draws k classes of n samples each in the plane: class c's run from the point at
@@ -225,7 +247,7 @@ type regionStats struct {
 // such regions; K discriminants with argmax do not, and their regions are convex.
 func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regionStats, error) {
 	d := pinwheel(c.K, 30, c.Seed)
-	schemes, err := regionSchemes(ctx, d, c.Method)
+	schemes, leftOut, err := regionSchemes(ctx, d, c.Method)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,26 +274,7 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 		}
 		reg := grid(s, c.Cells, xmin, xmax, ymin, ymax)
 		reg.Grey, reg.Names = k, names
-		st := regionStats{Scheme: s.Name}
-		for _, v := range reg.Class {
-			switch v {
-			case ambiguous(k):
-				st.AmbiguousArea++
-			case noClass(k):
-				st.NoClassArea++
-			}
-		}
-		st.AmbiguousArea /= float64(len(reg.Class))
-		st.NoClassArea /= float64(len(reg.Class))
-		for j, x := range d.X {
-			a := s.Decide(x)
-			if a >= k {
-				st.Undecided++
-			}
-			if a != d.Y[j] {
-				st.Errors++
-			}
-		}
+		st := schemeStats(s, d, reg)
 		stats = append(stats, st)
 		tab.AddRow(s.Name, s.Classifiers, fmt.Sprintf("%.1f", 100*st.AmbiguousArea), fmt.Sprintf("%.1f", 100*st.NoClassArea), st.Undecided, st.Errors)
 		r.Figures = append(r.Figures, &plot.Figure{Name: fmt.Sprintf("regions-%d", i+1), Title: s.Name, XLabel: "x1", YLabel: "x2", Regions: reg,
@@ -279,8 +282,45 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 	}
 	tab.Note = "A training sample in a grey region counts as an error. K discriminants with argmax leave none: every point has a largest g_k."
 	r.Tables = append(r.Tables, tab)
+	left := &report.Table{Name: "left-out", Title: "One-vs-rest with K-1 classifiers: which class is left out", Columns: []string{"class left out", "ambiguous (% of the plot)", "training errors"}}
+	for _, s := range leftOut {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		st := schemeStats(s, d, grid(s, c.Cells, xmin, xmax, ymin, ymax))
+		left.AddRow(strings.TrimSuffix(s.Name, " left out"), fmt.Sprintf("%.1f", 100*st.AmbiguousArea), st.Errors)
+	}
+	left.Note = "The class left out takes every point no classifier claims, so nothing is left to no class; what stays ambiguous, two classifiers claiming a point, depends on which class it is. The table above leaves out the last."
+	r.Tables = append(r.Tables, left)
 	r.Data = stats
 	return r, stats, nil
+}
+
+// schemeStats measures a scheme's grid: the parts of the plot ambiguous and no class's, and
+// its training samples undecided and wrong.
+func schemeStats(s scheme, d *learn.Data, reg *plot.Regions) regionStats {
+	k := d.K()
+	st := regionStats{Scheme: s.Name}
+	for _, v := range reg.Class {
+		switch v {
+		case ambiguous(k):
+			st.AmbiguousArea++
+		case noClass(k):
+			st.NoClassArea++
+		}
+	}
+	st.AmbiguousArea /= float64(len(reg.Class))
+	st.NoClassArea /= float64(len(reg.Class))
+	for j, x := range d.X {
+		a := s.Decide(x)
+		if a >= k {
+			st.Undecided++
+		}
+		if a != d.Y[j] {
+			st.Errors++
+		}
+	}
+	return st
 }
 
 // regionsChecks checks what the regions demonstration shows (fitted by least squares): one-vs-rest

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -94,14 +94,15 @@ func traceSettings(c lab.Config) (*trace.Data, trace.Config, error) {
 }
 
 // samples reads the samples of --data FILE or of the --point settings, or returns nil for
-// none.
+// none. A FILE that is not a regular file (a FIFO, a device, a folder) is refused at once,
+// before it is opened: a FIFO would keep the run waiting for a writer that may never come.
 func samples(c lab.Config) (*trace.Data, error) {
 	file, points := c.String("data"), c.Points("point")
 	switch {
 	case file != "" && len(points) > 0:
 		return nil, lab.ParamErrorf("--data and --point: give the samples one way")
 	case file != "":
-		f, err := os.Open(file)
+		f, err := regfile.OpenFor(file, "a CSV file of samples")
 		if err != nil {
 			return nil, fmt.Errorf("--data: %w", err)
 		}

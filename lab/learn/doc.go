@@ -7,6 +7,8 @@
 //   - the pocket algorithm with ratchet, which keeps the best weights seen;
 //   - least-squares classification through the pseudo-inverse;
 //   - Fisher's linear discriminant for two classes;
+//   - logistic regression (the probabilistic counterpart of least squares: g(x) as log-odds,
+//     P(+1 | x) = Sigmoid(g(x))), by Newton's method, with an optional penalty on the weights;
 //   - many classes by one-vs-rest, one-vs-one voting, or K discriminants with argmax;
 //   - the quantities of the perceptron convergence theorem (Novikoff 1962): the radius R of
 //     the samples, the margin gamma of a separating solution, and the bound R^2/gamma^2 on the
