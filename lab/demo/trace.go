@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -244,25 +245,23 @@ func traceReport(ctx context.Context, d *trace.Data, c trace.Config) (*report.Re
 	}
 	r.Condition("bias", biasText(c.Bias))
 	r.Condition("initial weights", t.Start.String())
-	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: []string{"step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "met", "new w"}}
+	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: slices.Clone(trace.Columns)}
 	for i, s := range t.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		tab.Rows = append(tab.Rows, []string{fmt.Sprint(s.N), fmt.Sprint(s.Epoch), d.Points[s.Sample].Where, s.X.String(), signed(s.Y),
-			exact.Format(s.Score), exact.Format(s.Signed), yes(s.Met), s.W.String()})
+		tab.Rows = append(tab.Rows, trace.Row(d, s))
 		if c.Rule == trace.Batch && (i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch) {
-			e := t.Epochs[s.Epoch-1]
-			tab.Rows = append(tab.Rows, []string{"", fmt.Sprint(e.Epoch), "epoch's end", "adds " + e.Sum.String(), "", "", "", "", e.W.String()})
+			tab.Rows = append(tab.Rows, trace.BatchRow(t.Epochs[s.Epoch-1]))
 		}
 	}
 	if c.Rule == trace.Batch {
 		tab.Note = "The batch rule changes w only at an epoch's end, by eta times the sum of y x over the samples not met (the line \"epoch's end\")."
 	}
 	r.Tables = append(r.Tables, tab)
-	ep := &report.Table{Name: "epochs", Title: "Epochs", Columns: []string{"epoch", "samples not met", "w at its end"}}
+	ep := &report.Table{Name: "epochs", Title: "Epochs", Columns: slices.Clone(trace.EpochColumns)}
 	for _, e := range t.Epochs {
-		ep.AddRow(e.Epoch, e.Mistakes, e.W.String())
+		ep.Rows = append(ep.Rows, trace.EpochRow(e))
 	}
 	r.Tables = append(r.Tables, ep)
 	r.Notes = append(r.Notes, traceOutcome(t))
