@@ -91,26 +91,42 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 	if err != nil {
 		return nil, err
 	}
-	bySign := func(units []learn.Linear, rest int) func(x []float64) int {
-		return func(x []float64) int {
-			class, n := -1, 0
-			for c, u := range units {
-				if u.Score(x) > 0 {
-					class, n = c, n+1
-				}
+	return []scheme{
+		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, k, -1)},
+		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, bySign(ovr.Units[:k-1], k, k-1)},
+		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote(ovo)},
+		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
+	}, nil
+}
+
+// bySign reads K classes from two-class discriminants by their signs, one per class: a point
+// is class c's when c's alone is positive, ambiguous when several are, and rest's (or no
+// class's, for rest < 0) when none is.
+func bySign(units []learn.Linear, k, rest int) func(x []float64) int {
+	return func(x []float64) int {
+		class, n := -1, 0
+		for c, u := range units {
+			if u.Score(x) > 0 {
+				class, n = c, n+1
 			}
-			switch {
-			case n > 1:
-				return ambiguous(k)
-			case n == 1:
-				return class
-			case rest >= 0:
-				return rest
-			}
-			return noClass(k)
 		}
+		switch {
+		case n > 1:
+			return ambiguous(k)
+		case n == 1:
+			return class
+		case rest >= 0:
+			return rest
+		}
+		return noClass(k)
 	}
-	vote := func(x []float64) int {
+}
+
+// vote reads K classes from one-vs-one's pairwise discriminants: the class with most votes,
+// ambiguous on a tie.
+func vote(ovo *learn.Multi) func(x []float64) int {
+	k := ovo.K
+	return func(x []float64) int {
 		votes := make([]int, k)
 		for u, p := range ovo.Pairs {
 			if ovo.Units[u].Score(x) > 0 {
@@ -133,12 +149,21 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 		}
 		return best
 	}
-	return []scheme{
-		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, -1)},
-		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, bySign(ovr.Units[:k-1], k-1)},
-		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote},
-		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
-	}, nil
+}
+
+// Decider returns how mark1 lab regions reads the classes of a classifier of K > 2 classes
+// made of linear discriminants, by its strategy: one-vs-rest by the signs of its K
+// discriminants, one-vs-one by the vote (a tie undecided), K discriminants by the largest.
+// The answer is a class 0..K-1, K when several classes claim the point (or the vote ties),
+// K+1 when none does.
+func Decider(m *learn.Multi) func(x []float64) int {
+	switch {
+	case m.K > 2 && m.Strategy == learn.OneVsRest:
+		return bySign(m.Units, m.K, -1)
+	case m.K > 2 && m.Strategy == learn.OneVsOne:
+		return vote(m)
+	}
+	return m.Predict
 }
 
 // pinwheel draws k classes of n samples each in the plane: class c's run from the point at
@@ -176,14 +201,15 @@ type regionsConfig struct {
 // regionCells is the grid's cells a side in the demonstration.
 const regionCells = 120
 
-// grid evaluates a scheme on a cells x cells grid over the box.
-func grid(s scheme, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
+// RegionGrid evaluates decide (a Decider) on a cells x cells grid over the box, at each
+// cell's centre, as mark1 lab regions draws its regions.
+func RegionGrid(decide func(x []float64) int, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
 	r := &plot.Regions{Cols: cells, Rows: cells, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, Class: make([]int, cells*cells)}
 	for row := range cells {
 		y := ymin + float64((ymax-ymin)*(float64(row)+0.5))/float64(cells)
 		for c := range cells {
 			x := xmin + float64((xmax-xmin)*(float64(c)+0.5))/float64(cells)
-			r.Class[row*cells+c] = s.Decide([]float64{x, y})
+			r.Class[row*cells+c] = decide([]float64{x, y})
 		}
 	}
 	return r
@@ -250,7 +276,7 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		reg := grid(s, c.Cells, xmin, xmax, ymin, ymax)
+		reg := RegionGrid(s.Decide, c.Cells, xmin, xmax, ymin, ymax)
 		reg.Grey, reg.Names = k, names
 		st := regionStats{Scheme: s.Name}
 		for _, v := range reg.Class {
