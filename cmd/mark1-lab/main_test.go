@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// goJS runs the go tool for js/wasm.
+func goJS(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestBuildJS: the browser's build builds and vets (also with the tests' call).
+func TestBuildJS(t *testing.T) {
+	goJS(t, "vet", ".")
+	goJS(t, "vet", "-tags", "mark1labtest", ".")
+	goJS(t, "build", "-o", filepath.Join(t.TempDir(), "lab.wasm"), ".")
+}
+
+// TestNotABrowser: built for this platform, the command says where it runs and exits 2.
+func TestNotABrowser(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "mark1-lab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin)
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || stderr.String() != "mark1-lab runs in a browser: make web builds it into web/dist/lab/\n" {
+		t.Errorf("exit %v, stderr %q", err, stderr.String())
+	}
+}
+
+// TestWasmCalls runs the wasm in node as the page runs it: the calls return parsed JSON,
+// refusals and a Go panic are thrown as Errors with a one-line message, and the binding works
+// on after a panic. Skipped without node.
+func TestWasmCalls(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node to run the wasm in")
+	}
+	wasm := filepath.Join(t.TempDir(), "lab.wasm")
+	goJS(t, "build", "-tags", "mark1labtest", "-o", wasm, ".")
+	cmd := exec.Command(node, "testdata/calls.js", wasm)
+	cmd.Env = append(os.Environ(), "WASM_EXEC="+filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	got := map[string]json.RawMessage{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var line struct {
+			What string          `json:"what"`
+			V    json.RawMessage `json:"v"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("%v: %s", err, sc.Text())
+		}
+		got[line.What] = line.V
+	}
+	for what, want := range map[string]string{
+		"demos":   `{"ok":["compare","novikoff",`,
+		"run":     `"command":"mark1 lab trace --bias first --init -5,0,1 --point 5,7,+1 --point 2,6,-1"`,
+		"refused": `{"threw":"--colour: mark1 lab trace has no such parameter","isError":true}`,
+		"missing": `{"threw":"mark1lab.run: argument 1 (name) missing","isError":true}`,
+		"panic":   `{"threw":"mark1lab.panicForTest: assignment to entry in nil map","isError":true}`,
+		"after":   `{"ok":23}`,
+	} {
+		if !strings.Contains(string(got[what]), want) {
+			t.Errorf("%s: %s, want %s", what, got[what], want)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+// Runs the lab's wasm (argv[2]) in node as the page does and prints, one JSON line per check,
+// what each call returned or threw. Used by TestWasmCalls.
+require(process.env.WASM_EXEC);
+const fs = require("fs");
+globalThis.mark1labReady = new Promise(r => { globalThis.mark1labResolve = r; });
+const go = new Go();
+const out = (what, v) => console.log(JSON.stringify({ what, v }));
+const attempt = (what, f) => {
+  try { out(what, { ok: f() }); } catch (e) { out(what, { threw: String(e && e.message), isError: e instanceof Error }); }
+};
+WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then(r => {
+  go.run(r.instance);
+  return globalThis.mark1labReady;
+}).then(() => {
+  const L = globalThis.mark1lab;
+  attempt("demos", () => L.demos().map(d => d.name));
+  attempt("run", () => L.run("trace", "bias=first&init=-5,0,1&point=5,7,+1&point=2,6,-1"));
+  attempt("refused", () => L.run("trace", "colour=red"));
+  attempt("missing", () => L.run());
+  attempt("panic", () => L.panicForTest());
+  attempt("after", () => L.demos().length);
+  process.exit(0);
+}).catch(e => { console.error(e); process.exit(1); });
