@@ -22,8 +22,12 @@ const wrapper = `return function(...args) {
 	return r[1] === undefined ? undefined : JSON.parse(r[1]);
 };`
 
-// call is one function of mark1lab: it reads its arguments and returns a value to marshal.
+// call is one function of mark1lab: it reads its arguments and returns a value to marshal
+// (rawJSON: JSON already written).
 type call func(a args) (any, error)
+
+// rawJSON is a call's result written as JSON already (a session's state).
+type rawJSON []byte
 
 // bind returns the JavaScript function of call, which recovers a panic into a thrown Error
 // naming the call.
@@ -40,6 +44,9 @@ func bind(name string, c call) js.Value {
 		}
 		if v == nil {
 			return []any{nil, js.Undefined()}
+		}
+		if raw, ok := v.(rawJSON); ok {
+			return []any{nil, string(raw)}
 		}
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -129,7 +136,7 @@ func main() {
 
 // calls are the functions of mark1lab.
 func calls() map[string]call {
-	return map[string]call{
+	c := map[string]call{
 		"demos": func(a args) (any, error) { return playground.Demos(), nil },
 		"run": func(a args) (any, error) {
 			name, err := a.str(0, "name")
@@ -143,4 +150,11 @@ func calls() map[string]call {
 			return playground.RunDemo(context.Background(), name, query)
 		},
 	}
+	for name, f := range sessionCalls() {
+		c[name] = f
+	}
+	for name, f := range retinaCalls() {
+		c[name] = f
+	}
+	return c
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -56,8 +55,12 @@ func TestWasmCalls(t *testing.T) {
 	}
 	wasm := filepath.Join(t.TempDir(), "lab.wasm")
 	goJS(t, "build", "-tags", "mark1labtest", "-o", wasm, ".")
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
 	cmd := exec.Command(node, "testdata/calls.js", wasm)
-	cmd.Env = append(os.Environ(), "WASM_EXEC="+filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	cmd.Env = append(os.Environ(), "WASM_EXEC="+filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", "wasm_exec.js"))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("node: %v\n%s", err, out)
@@ -76,12 +79,20 @@ func TestWasmCalls(t *testing.T) {
 		got[line.What] = line.V
 	}
 	for what, want := range map[string]string{
-		"demos":   `{"ok":["compare","novikoff",`,
-		"run":     `"command":"mark1 lab trace --bias first --init -5,0,1 --point 5,7,+1 --point 2,6,-1"`,
-		"refused": `{"threw":"--colour: mark1 lab trace has no such parameter","isError":true}`,
-		"missing": `{"threw":"mark1lab.run: argument 1 (name) missing","isError":true}`,
-		"panic":   `{"threw":"mark1lab.panicForTest: assignment to entry in nil map","isError":true}`,
-		"after":   `{"ok":23}`,
+		"demos":    `{"ok":["compare","novikoff",`,
+		"run":      `"command":"mark1 lab trace --bias first --init -5,0,1 --point 5,7,+1 --point 2,6,-1"`,
+		"refused":  `{"threw":"--colour: mark1 lab trace has no such parameter","isError":true}`,
+		"missing":  `{"threw":"mark1lab.run: argument 1 (name) missing","isError":true}`,
+		"panic":    `{"threw":"mark1lab.panicForTest: runtime error: index out of range [1] with length 1","isError":true}`,
+		"after":    `{"ok":23}`,
+		"session":  `{"ok":1}`,
+		"runToEnd": `{"ok":{"rows":[["1","1","--point 1","(1, 5, 7)","+1","2","2","yes","(-5, 0, 1)"],["2","1","--point 2","(1, 2, 6)","-1","1","-1","no","(-6, -2, -5)"],`,
+		"add":      `{"ok":3}`,
+		"badAdd":   `{"threw":"point 4: \"x\" is not a number (want an integer, a decimal such as 0.5, or a fraction such as 1/3)","isError":true}`,
+		"csv":      `{"ok":"x1,x2,label\n5,7,+1\n2,6,-1\n0.5,3,-1\n"}`,
+		"set":      `{"ok":"running"}`,
+		"solve":    `{"ok":"solved"}`,
+		"close":    `{"threw":"mark1lab.state: no session 1 (closed, or never opened)","isError":true}`,
 	} {
 		if !strings.Contains(string(got[what]), want) {
 			t.Errorf("%s: %s, want %s", what, got[what], want)

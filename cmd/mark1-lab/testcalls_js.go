@@ -2,12 +2,11 @@
 
 package main
 
-// testCalls adds, in the tests' build (tag mark1labtest), a call that panics: the binding must
-// throw it as an Error naming the call.
+// The tests' build (tag mark1labtest) adds a call that panics: the binding must throw it as an
+// Error naming the call.
 func init() {
 	extraCalls["panicForTest"] = func(a args) (any, error) {
-		var m map[string]int
-		m["boom"]++ // a nil map: a Go panic
-		return nil, nil
+		v := []int{1}
+		return v[len(a.v)+1], nil // out of range: a Go panic
 	}
 }

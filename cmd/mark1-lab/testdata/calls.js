@@ -19,5 +19,14 @@ WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then(
   attempt("missing", () => L.run());
   attempt("panic", () => L.panicForTest());
   attempt("after", () => L.demos().length);
+  let id = 0;
+  attempt("session", () => (id = L.session({ points: [[5, 7, "+1"], [2, 6, -1]], bias: "first", init: "-5,0,1" })));
+  attempt("runToEnd", () => { const s = L.runToEnd(id); return { rows: s.trace.rows, command: s.command, status: s.status, w: s.w.exact }; });
+  attempt("add", () => L.add(id, "1/2", 3, "-1").points.length);
+  attempt("badAdd", () => L.add(id, "x", 3, "-1"));
+  attempt("csv", () => L.csv(id));
+  attempt("set", () => L.set(id, { method: "lsq" }).status);
+  attempt("solve", () => L.step(id).status);
+  attempt("close", () => { L.close(id); return L.state(id); });
   process.exit(0);
 }).catch(e => { console.error(e); process.exit(1); });
