@@ -13,11 +13,14 @@
 //	state(id), add(id, x1, x2, label), move(id, index, x1, x2), remove(id, index),
 //	set(id, config), step(id), epoch(id), runToEnd(id), reset(id), loadCSV(id, text)
 //	                               the session's whole state after the change
-//	csv(id)                        the session's samples as CSV text (the --data FILE format)
+//	csv(id)                        the session's points as CSV text (the --data FILE format)
+//	traceCSV(id)                   the session's whole trace as CSV text
 //	close(id)                      forgets the session
 //	retina(config)                 a retina panel's id
-//	draw(id, cells), teach(id, class), train(id, set, epochs), retinaState(id)
+//	retinaState(id), draw(id, cells), show(id, card), teach(id, class),
+//	train(id, set, epochs), retinaSet(id, config)
 //	                               the panel's state after the change
+//	closeRetina(id)                forgets the panel
 //
 // Built for any other platform it only says that it runs in a browser, and exits with status 2.
 package main

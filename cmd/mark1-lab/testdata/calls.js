@@ -28,5 +28,11 @@ WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then(
   attempt("set", () => L.set(id, { method: "lsq" }).status);
   attempt("solve", () => L.step(id).status);
   attempt("close", () => { L.close(id); return L.state(id); });
+  let rid = 0;
+  attempt("retina", () => (rid = L.retina({ card: "builtin:ef/0", seed: 2 })));
+  attempt("retinaState", () => { const s = L.retinaState(rid); return [s.shown, s.classes, s.cells.length, s.aunits.length, s.answer >= 0]; });
+  attempt("retinaTrain", () => { const s = L.train(rid, "ef", 3); return [s.epochs.length > 0, s.command]; });
+  attempt("retinaDraw", () => L.draw(rid, new Array(400).fill(0).map((_, i) => (i % 20 === 5 ? 1 : 0))).cells.filter(c => c).length);
+  attempt("retinaTeach", () => L.teach(rid, 7));
   process.exit(0);
 }).catch(e => { console.error(e); process.exit(1); });
