@@ -269,11 +269,12 @@ func traceReport(ctx context.Context, d *trace.Data, c trace.Config) (*report.Re
 		r.Condition("pocket", "Gallant's pocket with the ratchet: the weights of the longest run of samples met so far, when they meet more samples than the pocket's (it starts with the initial weights)")
 	}
 	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: slices.Clone(trace.Columns)}
+	rows := trace.NewRows(d)
 	for i, s := range t.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		tab.Rows = append(tab.Rows, trace.Row(d, s))
+		tab.Rows = append(tab.Rows, rows.Row(s))
 		if c.Rule == trace.Batch && (i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch) {
 			tab.Rows = append(tab.Rows, trace.BatchRow(t.Epochs[s.Epoch-1]))
 		}

@@ -20,15 +20,16 @@ type Session struct {
 	set settings
 
 	// Two classes.
-	data   *trace.Data
-	smp    *samples
-	st     *trace.Stepper // the perceptron's rules
-	w      exact.Vec      // the current weights (the stepper's own, or the closed form's)
-	rows   [][]string     // the trace's rows so far
-	epochs []trace.EpochEnd
-	hist   history
-	path   [][2]float64 // (w1, w2) at the start and after each update
-	pathN  int          // updates the path has thinned over (see addPath)
+	data      *trace.Data
+	smp       *samples
+	st        *trace.Stepper // the perceptron's rules
+	rowWriter *trace.Rows
+	w         exact.Vec  // the current weights (the stepper's own, or the closed form's)
+	rows      [][]string // the trace's rows so far
+	epochs    []trace.EpochEnd
+	hist      history
+	path      [][2]float64 // (w1, w2) at the start and after each update
+	pathN     int          // updates the path has thinned over (see addPath)
 
 	// K classes.
 	ld    *learn.Data
@@ -48,6 +49,12 @@ type Session struct {
 	// point of the history and of the path, each half-plane's a and b.
 	pointJSON, rowJSON, histJSON, pathJSON, planeJSON [][]byte
 	histStride                                        int
+
+	// wVersion counts the changes of the weights (and of the points); wc is what the state
+	// computed of the weights of version wc.version.
+	wVersion int
+	wc       *weightsCache
+	lastJSON int // the length of the last StateJSON, to make room for the next
 }
 
 // Statuses of a session's run.
@@ -123,6 +130,7 @@ func (s *Session) reset() error {
 	s.nov = nil
 	s.static, s.pointJSON, s.rowJSON, s.histJSON, s.pathJSON, s.planeJSON = nil, nil, nil, nil, nil, nil
 	s.histStride = 0
+	s.wVersion++
 	for _, p := range s.set.points {
 		s.static = append(s.static, PointState{X: [2]float64{exact.Float(p.x[0]), exact.Float(p.x[1])},
 			Exact: [2]string{exact.Format(p.x[0]), exact.Format(p.x[1])}, Label: p.y})
@@ -153,7 +161,7 @@ func (s *Session) reset() error {
 		if err != nil {
 			return err
 		}
-		s.st, s.w = st, st.W()
+		s.st, s.w, s.rowWriter = st, st.W(), trace.NewRows(s.data)
 	}
 	s.addPath()
 	s.record()
@@ -185,13 +193,14 @@ func (s *Session) Step() error {
 		}
 		s.w, s.status = w, Solved
 		s.steps++
+		s.wVersion++
 		s.addPath()
 		s.record()
 		return nil
 	}
 	st, end := s.st.Next()
 	s.steps++
-	s.rows = append(s.rows, trace.Row(s.data, st))
+	s.rows = append(s.rows, s.rowWriter.Row(st))
 	changed := st.Eta != nil
 	if end != nil {
 		if s.set.tc.Rule == trace.Batch {
@@ -210,6 +219,7 @@ func (s *Session) Step() error {
 		s.status = Limit
 	}
 	if changed {
+		s.wVersion++
 		s.addPath()
 		s.record()
 	} else {

@@ -225,3 +225,33 @@ func TestStateJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestLine: the criteria along the line through weight space are, at t = 0 and t = 1, those of
+// the initial and the current weights (the history's first and last points).
+func TestLine(t *testing.T) {
+	s := newSession(t, cloud(60, "margin"))
+	for range 45 {
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := s.State()
+	l := st.Line
+	at := func(tv float64) int { return slices.Index(l.Ts, tv) }
+	first, last := st.History[0], s.hist.last
+	for _, c := range []struct {
+		i int
+		h HistoryPoint
+	}{{at(0), first}, {at(1), last}} {
+		if c.i < 0 {
+			t.Fatalf("no t = 0 or 1 among %v", l.Ts)
+		}
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+		if l.ZeroOne[c.i] != c.h.ZeroOne || !near(l.EP[c.i], c.h.EP) || !near(l.EQ[c.i], c.h.EQ) || !near(l.ER[c.i], c.h.ER) {
+			t.Errorf("t = %v: %d %v %v %v; the weights' criteria %+v", l.Ts[c.i], l.ZeroOne[c.i], l.EP[c.i], l.EQ[c.i], l.ER[c.i], c.h)
+		}
+	}
+	if l.Along != "path" || st.Updates == 0 {
+		t.Errorf("along %s after %d updates", l.Along, st.Updates)
+	}
+}

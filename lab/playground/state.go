@@ -188,7 +188,7 @@ type PocketState struct {
 // State returns the session's whole state.
 func (s *Session) State() *State {
 	st := &State{Classes: s.set.k, Method: s.set.method, Multiclass: s.set.strategy.String(), Bias: s.set.tc.Bias.String(),
-		Step: s.steps, Status: s.status, Config: s.cfgView, Units: []Unit{}, Epochs: []EpochState{}, Points: make([]PointState, 0, len(s.static))}
+		Step: s.steps, Status: s.status, Config: s.cfgView, Units: []Unit{}, Epochs: []EpochState{}, Points: []PointState{}}
 	st.Command, st.CommandNote = s.cmd[0], s.cmd[1]
 	if s.set.k > 2 {
 		s.stateK(st)
@@ -197,7 +197,6 @@ func (s *Session) State() *State {
 	w := s.w.Floats()
 	w1, w2, w0 := features(w, s.set.tc.Bias)
 	st.W, st.Boundary = weights(s.w), boundary(w1, w2, w0)
-	s.pointStates(st, w)
 	if s.st != nil {
 		st.Updates, st.Epoch = s.st.Updates(), s.st.Epoch()
 		st.Trace = s.traceState()
@@ -209,32 +208,64 @@ func (s *Session) State() *State {
 	for _, e := range s.epochs {
 		st.Epochs = append(st.Epochs, EpochState{e.Epoch, e.Mistakes, e.W.Strings()})
 	}
-	for _, p := range st.Points {
-		if !p.Met {
-			st.Errors++
-		}
-	}
-	c := s.smp.exactCriteria(s.w, s.set.b)
-	st.Criteria = &Criteria{ZeroOne: c.zeroOne, EP: value(c.ep), EQ: value(c.eq), ER: Value{Float: s.hist.last.ER}, B: value(s.set.b)}
-	if c.er != nil {
-		st.Criteria.ER = value(c.er)
-	}
 	st.History, st.HistoryStride = s.hist.pts, max(s.hist.stride, 1)
 	if st.History == nil {
 		st.History = []HistoryPoint{}
 	}
-	st.Line = s.line()
-	st.WeightSpace = s.weightSpace(w0, w1, w2)
-	st.Novikoff = s.novikoff()
+	c := s.byWeights()
+	st.Points, st.Errors, st.Criteria, st.Line, st.WeightSpace, st.Novikoff = c.points, c.errors, c.criteria, c.line, c.ws, c.nov
 	return st
 }
 
-// pointStates fills the points' scores, distances and answers (floats; a score too near 0 to
-// judge in floats is judged exactly).
-func (s *Session) pointStates(st *State, w []float64) {
+// weightsCache holds what the state computes from the weights alone (and from the points, the
+// path and the updates, which change only with them), for the weights' version: a step that
+// meets its sample leaves it as it was. StateJSON keeps its writing of the long parts there too.
+type weightsCache struct {
+	version  int
+	points   []PointState
+	errors   int
+	criteria *Criteria
+	line     *Line
+	ws       *WeightSpace
+	nov      *Novikoff
+
+	pointsJSON, lineJSON, wsJSON []byte
+}
+
+// byWeights returns the state's parts that depend on the current weights.
+func (s *Session) byWeights() *weightsCache {
+	if s.wc != nil && s.wc.version == s.wVersion {
+		return s.wc
+	}
+	w := s.w.Floats()
+	w1, w2, w0 := features(w, s.set.tc.Bias)
+	c := &weightsCache{version: s.wVersion, points: s.pointStates(w)}
+	for _, p := range c.points {
+		if !p.Met {
+			c.errors++
+		}
+	}
+	e := s.smp.exactCriteria(s.w, s.set.b)
+	c.criteria = &Criteria{ZeroOne: e.zeroOne, EP: value(e.ep), EQ: value(e.eq), ER: Value{Float: s.hist.last.ER}, B: value(s.set.b)}
+	if e.er != nil {
+		c.criteria.ER = value(e.er)
+	}
+	c.line = s.line()
+	c.ws = s.weightSpace(w0, w1, w2)
+	c.nov = s.novikoff()
+	s.wc = c
+	return c
+}
+
+// pointStates returns the points with their scores, distances and answers (floats; a score
+// too near 0 to judge in floats is judged exactly).
+func (s *Session) pointStates(w []float64) []PointState {
+	out := make([]PointState, 0, len(s.static))
 	w1, w2, _ := features(w, s.set.tc.Bias)
 	norm := math.Hypot(w1, w2)
 	wn := math.Sqrt(float64(w[0]*w[0]) + float64(w[1]*w[1]) + float64(w[2]*w[2]))
+	b := exact.Float(s.set.b)
+	margin := s.set.tc.Rule == trace.Margin
 	for i, p := range s.set.points {
 		x := s.smp.xf[i]
 		g := float64(w[0]*x[0]) + float64(w[1]*x[1]) + float64(w[2]*x[2])
@@ -243,8 +274,6 @@ func (s *Session) pointStates(st *State, w []float64) {
 		if norm > 0 {
 			ps.Dist = g / norm
 		}
-		b := exact.Float(s.set.b)
-		margin := s.set.tc.Rule == trace.Margin
 		if math.Abs(g) <= 1e-9*wn*s.smp.scale[i] || margin && math.Abs(float64(p.y)*g-b) <= 1e-9*(wn*s.smp.scale[i]+b) {
 			sc := s.w.Dot(s.smp.xs[i])
 			ps.Met = s.set.tc.Met(p.y, sc)
@@ -260,8 +289,9 @@ func (s *Session) pointStates(st *State, w []float64) {
 		if s.set.closed() {
 			ps.Met = float64(p.y)*g > 0
 		}
-		st.Points = append(st.Points, ps)
+		out = append(out, ps)
 	}
+	return out
 }
 
 func sign(f float64) int {
@@ -344,16 +374,37 @@ func (s *Session) line() *Line {
 		}
 		l.To = to
 	}
+	// Each sample's signed score along the line is y w(t).x = a + t d: two dot products a
+	// sample, then a multiply-add at each t.
 	b := exact.Float(s.set.b)
-	for i := 0; i <= lineSteps; i++ {
-		t := -0.5 + 2*float64(i)/lineSteps
-		var w [3]float64
-		for j := range w {
-			w[j] = f[j] + float64(t*(to[j]-f[j]))
+	n := len(s.smp.xf)
+	a, d := make([]float64, n), make([]float64, n)
+	for i, x := range s.smp.xf {
+		y := s.smp.yf[i]
+		var af, tf float64
+		for j := range x {
+			af += float64(f[j] * x[j])
+			tf += float64(to[j] * x[j])
 		}
-		c := s.smp.floatCriteria(w, nil, b)
+		a[i], d[i] = y*af, y*(tf-af)
+	}
+	for k := 0; k <= lineSteps; k++ {
+		t := -0.5 + 2*float64(k)/lineSteps
+		var c floatCriteria
+		for i := range a {
+			ys := a[i] + float64(t*d[i])
+			if ys <= 0 {
+				c.zeroOne++
+				c.ep -= ys
+				c.eq += float64(ys * ys)
+			}
+			if ys <= b {
+				e := ys - b
+				c.er += float64(e*e) / s.smp.nf[i]
+			}
+		}
 		l.Ts = append(l.Ts, t)
-		l.ZeroOne, l.EP, l.EQ, l.ER = append(l.ZeroOne, c.zeroOne), append(l.EP, c.ep), append(l.EQ, c.eq), append(l.ER, c.er)
+		l.ZeroOne, l.EP, l.EQ, l.ER = append(l.ZeroOne, c.zeroOne), append(l.EP, c.ep), append(l.EQ, c.eq), append(l.ER, c.er/2)
 	}
 	return l
 }

@@ -13,7 +13,8 @@ import (
 // every step. It is the same JSON value as json.Marshal(s.State()) (TestStateJSON).
 func (s *Session) StateJSON() []byte {
 	st := s.State()
-	b := make([]byte, 0, 64<<10)
+	b := make([]byte, 0, max(s.lastJSON+s.lastJSON/8, 4<<10))
+	defer func() { s.lastJSON = len(b) }()
 	b = append(b, '{')
 	first := true
 	key := func(k string) {
@@ -33,8 +34,24 @@ func (s *Session) StateJSON() []byte {
 		}
 		b = append(b, j...)
 	}
+	// The parts of the weights' version are written once (a step that meets its sample leaves
+	// them as they were).
+	var wc *weightsCache
+	if s.set.k == 2 {
+		wc = s.byWeights()
+	}
+	cached := func(seg *[]byte, write func([]byte) []byte) {
+		if wc == nil {
+			b = write(b)
+			return
+		}
+		if *seg == nil {
+			*seg = write(nil)
+		}
+		b = append(b, *seg...)
+	}
 	key("points")
-	b = s.appendPoints(b, st.Points)
+	cached(wcSeg(wc, 0), func(b []byte) []byte { return s.appendPoints(b, st.Points) })
 	small("classes", st.Classes)
 	small("method", st.Method)
 	small("multiclass", st.Multiclass)
@@ -59,9 +76,9 @@ func (s *Session) StateJSON() []byte {
 	b = s.appendHistory(b, st.History, st.HistoryStride)
 	small("historyStride", st.HistoryStride)
 	key("line")
-	b = appendLine(b, st.Line)
+	cached(wcSeg(wc, 1), func(b []byte) []byte { return appendLine(b, st.Line) })
 	key("weightSpace")
-	b = s.appendWeightSpace(b, st.WeightSpace)
+	cached(wcSeg(wc, 2), func(b []byte) []byte { return s.appendWeightSpace(b, st.WeightSpace) })
 	small("novikoff", st.Novikoff)
 	small("pocket", st.Pocket)
 	key("regions")
@@ -72,6 +89,14 @@ func (s *Session) StateJSON() []byte {
 	}
 	small("config", st.Config)
 	return append(b, '}')
+}
+
+// wcSeg returns the cache's i-th written part: the points, the line, the weight space.
+func wcSeg(wc *weightsCache, i int) *[]byte {
+	if wc == nil {
+		return nil
+	}
+	return [...]*[]byte{&wc.pointsJSON, &wc.lineJSON, &wc.wsJSON}[i]
 }
 
 // appendFloat writes f as JSON (null when not finite).

@@ -18,13 +18,37 @@ var Columns = []string{"step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "me
 var EpochColumns = []string{"epoch", "samples not met", "w at its end"}
 
 // Row returns the presentation st of a trace of d as a row of Columns.
-func Row(d *Data, st Step) []string {
+func Row(d *Data, st Step) []string { return NewRows(d).Row(st) }
+
+// Rows writes the rows of a trace of d, one presentation after another, keeping the text of
+// each sample and of the last weights: a long trace writes its samples once, and its weights
+// only when they change.
+type Rows struct {
+	d     *Data
+	xs    []string
+	w     exact.Vec
+	wText string
+}
+
+// NewRows returns a writer of the rows of a trace of d.
+func NewRows(d *Data) *Rows { return &Rows{d: d, xs: make([]string, len(d.Points))} }
+
+// Row returns the presentation st as a row of Columns.
+func (r *Rows) Row(st Step) []string {
 	met := "no"
 	if st.Met {
 		met = "yes"
 	}
-	return []string{strconv.Itoa(st.N), strconv.Itoa(st.Epoch), d.Points[st.Sample].Where, st.X.String(), fmt.Sprintf("%+d", st.Y),
-		exact.Format(st.Score), exact.Format(st.Signed), met, st.W.String()}
+	x := r.xs[st.Sample]
+	if x == "" {
+		x = st.X.String()
+		r.xs[st.Sample] = x
+	}
+	if r.w == nil || !r.w.Equal(st.W) {
+		r.w, r.wText = st.W, st.W.String()
+	}
+	return []string{strconv.Itoa(st.N), strconv.Itoa(st.Epoch), r.d.Points[st.Sample].Where, x, fmt.Sprintf("%+d", st.Y),
+		exact.Format(st.Score), exact.Format(st.Signed), met, r.wText}
 }
 
 // BatchRow returns the end of epoch e of the batch rule as a row of Columns: the sum it adds
