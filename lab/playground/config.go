@@ -212,8 +212,9 @@ func readLabel(s string, k int) (int, error) {
 	if k == 2 {
 		return trace.ParseLabel(s)
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 || n >= k {
+	t := strings.TrimSpace(s)
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 || n >= k || t[0] == '+' {
 		return 0, fmt.Errorf("label %q: want a class 0..%d", s, k-1)
 	}
 	return n, nil
