@@ -136,6 +136,7 @@ const (
 
 var scheduleNames = [...]string{Constant: "const", InverseK: "1/k", InverseSqrtK: "1/sqrt(k)"}
 
+// String returns the schedule's name: const, 1/k or 1/sqrt(k).
 func (s Schedule) String() string {
 	if s >= 0 && int(s) < len(scheduleNames) {
 		return scheduleNames[s]
@@ -170,6 +171,7 @@ const (
 
 var pocketNames = [...]string{NoPocket: "none", PocketRun: "run", PocketRatchet: "ratchet"}
 
+// String returns the pocket's name: none, run or ratchet.
 func (p Pocket) String() string {
 	if p >= 0 && int(p) < len(pocketNames) {
 		return pocketNames[p]
