@@ -16,12 +16,16 @@ import (
 	"github.com/mark1-perceptron/mark1/internal/mdblock"
 )
 
+// mark1Dir is the folder mark1Bin built mark1 in ("" before), removed after the tests.
+var mark1Dir string
+
 // mark1Bin builds mark1 once for the tests that compare with it.
 var mark1Bin = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "playground-test")
 	if err != nil {
 		return "", err
 	}
+	mark1Dir = dir
 	bin := filepath.Join(dir, "mark1")
 	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/mark1").CombinedOutput()
 	if err != nil {
@@ -36,8 +40,8 @@ func (e *buildError) Error() string { return "go build ./cmd/mark1: " + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bin, err := mark1Bin(); err == nil {
-		os.RemoveAll(filepath.Dir(bin))
+	if mark1Dir != "" {
+		os.RemoveAll(mark1Dir)
 	}
 	os.Exit(code)
 }
