@@ -22,6 +22,7 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/demo"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/problem"
+	"github.com/mark1-perceptron/mark1/lab/report/folder"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
@@ -275,7 +276,7 @@ func runDemoErr(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer)
 		rep.Seconds = time.Since(start).Seconds()
 	}
 	if of.out != "" {
-		err := rep.WriteDir(of.out)
+		err := folder.Write(of.out, rep)
 		if stop.signal() != nil {
 			return stopped(fmt.Sprintf(" while writing %s; every file written there is whole", of.out))
 		}

@@ -122,7 +122,7 @@ func maskingReport(ctx context.Context, c maskingConfig) (*report.Report, []mask
 				m.Errors++
 			}
 		}
-		reg := grid(scheme{Decide: m.Model.Predict}, 120, xmin, xmax, ymin, ymax)
+		reg := RegionGrid(m.Model.Predict, 120, xmin, xmax, ymin, ymax)
 		m.Area = make([]float64, 3)
 		for _, v := range reg.Class {
 			m.Area[v]++

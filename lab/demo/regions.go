@@ -93,27 +93,61 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 	if err != nil {
 		return nil, nil, err
 	}
-	// bySign reads the units of the classes named by classes (all but rest, when rest >= 0).
-	bySign := func(units []learn.Linear, classes []int, rest int) func(x []float64) int {
-		return func(x []float64) int {
-			class, n := -1, 0
-			for i, u := range units {
-				if u.Score(x) > 0 {
-					class, n = classes[i], n+1
+	// leaveOut is one-vs-rest with the classifier of class rest left out.
+	leaveOut := func(rest int) func(x []float64) int {
+		var units []learn.Linear
+		var classes []int
+		for c := range k {
+			if c != rest {
+				units, classes = append(units, ovr.Units[c]), append(classes, c)
+			}
+		}
+		return bySign(units, classes, k, rest)
+	}
+	var left []scheme
+	for c := range k {
+		left = append(left, scheme{fmt.Sprintf("class %s left out", d.Classes[c]), fmt.Sprintf("%d classifiers; a point none claims is class %s's", k-1, d.Classes[c]), k - 1, leaveOut(c)})
+	}
+	return []scheme{
+		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, nil, k, -1)},
+		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, leaveOut(k - 1)},
+		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote(ovo)},
+		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
+	}, left, nil
+}
+
+// bySign reads K classes from two-class discriminants by their signs, one per class (units[i]
+// is class classes[i]'s, or class i's when classes is nil): a point is class c's when c's
+// alone is positive, ambiguous when several are, and rest's (or no class's, for rest < 0)
+// when none is.
+func bySign(units []learn.Linear, classes []int, k, rest int) func(x []float64) int {
+	return func(x []float64) int {
+		class, n := -1, 0
+		for i, u := range units {
+			if u.Score(x) > 0 {
+				class, n = i, n+1
+				if classes != nil {
+					class = classes[i]
 				}
 			}
-			switch {
-			case n > 1:
-				return ambiguous(k)
-			case n == 1:
-				return class
-			case rest >= 0:
-				return rest
-			}
-			return noClass(k)
 		}
+		switch {
+		case n > 1:
+			return ambiguous(k)
+		case n == 1:
+			return class
+		case rest >= 0:
+			return rest
+		}
+		return noClass(k)
 	}
-	vote := func(x []float64) int {
+}
+
+// vote reads K classes from one-vs-one's pairwise discriminants: the class with most votes,
+// ambiguous on a tie.
+func vote(ovo *learn.Multi) func(x []float64) int {
+	k := ovo.K
+	return func(x []float64) int {
 		votes := make([]int, k)
 		for u, p := range ovo.Pairs {
 			if ovo.Units[u].Score(x) > 0 {
@@ -136,31 +170,21 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 		}
 		return best
 	}
-	// leaveOut is one-vs-rest with the classifier of class rest left out.
-	leaveOut := func(rest int) func(x []float64) int {
-		var units []learn.Linear
-		var classes []int
-		for c := range k {
-			if c != rest {
-				units, classes = append(units, ovr.Units[c]), append(classes, c)
-			}
-		}
-		return bySign(units, classes, rest)
+}
+
+// Decider returns how mark1 lab regions reads the classes of a classifier of K > 2 classes
+// made of linear discriminants, by its strategy: one-vs-rest by the signs of its K
+// discriminants, one-vs-one by the vote (a tie undecided), K discriminants by the largest.
+// The answer is a class 0..K-1, K when several classes claim the point (or the vote ties),
+// K+1 when none does.
+func Decider(m *learn.Multi) func(x []float64) int {
+	switch {
+	case m.K > 2 && m.Strategy == learn.OneVsRest:
+		return bySign(m.Units, nil, m.K, -1)
+	case m.K > 2 && m.Strategy == learn.OneVsOne:
+		return vote(m)
 	}
-	all := make([]int, k)
-	for c := range all {
-		all[c] = c
-	}
-	var left []scheme
-	for c := range k {
-		left = append(left, scheme{fmt.Sprintf("class %s left out", d.Classes[c]), fmt.Sprintf("%d classifiers; a point none claims is class %s's", k-1, d.Classes[c]), k - 1, leaveOut(c)})
-	}
-	return []scheme{
-		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, all, -1)},
-		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, leaveOut(k - 1)},
-		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote},
-		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
-	}, left, nil
+	return m.Predict
 }
 
 // pinwheel draws k classes of n samples each in the plane: class c's run from the point at
@@ -198,14 +222,15 @@ type regionsConfig struct {
 // regionCells is the grid's cells a side in the demonstration.
 const regionCells = 120
 
-// grid evaluates a scheme on a cells x cells grid over the box.
-func grid(s scheme, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
+// RegionGrid evaluates decide (a Decider) on a cells x cells grid over the box, at each
+// cell's centre, as mark1 lab regions draws its regions.
+func RegionGrid(decide func(x []float64) int, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
 	r := &plot.Regions{Cols: cells, Rows: cells, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, Class: make([]int, cells*cells)}
 	for row := range cells {
 		y := ymin + float64((ymax-ymin)*(float64(row)+0.5))/float64(cells)
 		for c := range cells {
 			x := xmin + float64((xmax-xmin)*(float64(c)+0.5))/float64(cells)
-			r.Class[row*cells+c] = s.Decide([]float64{x, y})
+			r.Class[row*cells+c] = decide([]float64{x, y})
 		}
 	}
 	return r
@@ -272,7 +297,7 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		reg := grid(s, c.Cells, xmin, xmax, ymin, ymax)
+		reg := RegionGrid(s.Decide, c.Cells, xmin, xmax, ymin, ymax)
 		reg.Grey, reg.Names = k, names
 		st := schemeStats(s, d, reg)
 		stats = append(stats, st)
@@ -287,7 +312,7 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		st := schemeStats(s, d, grid(s, c.Cells, xmin, xmax, ymin, ymax))
+		st := schemeStats(s, d, RegionGrid(s.Decide, c.Cells, xmin, xmax, ymin, ymax))
 		left.AddRow(strings.TrimSuffix(s.Name, " left out"), fmt.Sprintf("%.1f", 100*st.AmbiguousArea), st.Errors)
 	}
 	left.Note = "The class left out takes every point no classifier claims, so nothing is left to no class; what stays ambiguous, two classifiers claiming a point, depends on which class it is. The table above leaves out the last."
