@@ -37,7 +37,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) error {
 		for _, d := range demo.All() {
 			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.Name, d.Args, "", d.Help)
 		}
-		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list),\nidx:IMAGES,LABELS, a folder of class folders, or for compare problem:NAME[,key=value...]\n(xor, parity, separable, outliers, blobs).")
+		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards\nlist), idx:IMAGES,LABELS, a folder of class folders, or for compare\nproblem:NAME[,key=value...] (xor, parity, separable, outliers, blobs).")
 		return nil
 	}
 	d, ok := demo.Find(args[0])

@@ -89,7 +89,7 @@ func Historical() []Experiment {
 		{"square-diamond", "A square against a diamond", "100% with 1,000 A-units (not the Mark I's 512) and 60 images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, SquareDiamond},
 		{"ef", "E against F", "over 80% with 1,000 A-units (not the Mark I's 512) and 60 images", "Wikipedia, \"Mark I Perceptron\"", report.Tertiary, EF},
 		{"xe", "X against E", "no figure", "no source found", report.Unverified, XE},
-		{"leftright", "Cards marked left or right (the IBM 704 simulation, July 1958)", "learned after about 50 trials", "New York Times, 8 July 1958", report.Primary, LeftRight},
+		{"leftright", "Cards marked left or right (IBM 704 simulation, July 1958)", "learned after about 50 trials", "New York Times, 8 July 1958", report.Primary, LeftRight},
 		{"figure4", "Rosenblatt 1958, figure 4: how often an A-unit fires", "P_a against R, the proportion of the retina illuminated, in three panels", "Rosenblatt, Psychological Review, 1958", report.Primary, Figure4},
 	}
 	var out []Experiment

@@ -142,7 +142,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 // LineWidth is the most columns a line of WriteText takes: every paragraph, condition and
 // table is wrapped or split to fit a terminal (the CSV files and the HTML page hold every table
 // whole).
-const LineWidth = 100
+const LineWidth = 80
 
 // WriteText writes the report for a terminal: conditions, findings, tables and notes (figures
 // are named; --out writes them). No line is wider than LineWidth.
@@ -155,7 +155,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "%s\n%s\n", title, strings.Repeat("=", underline))
 	if r.Summary != "" {
-		b.WriteString(wrap(r.Summary, 95, "") + "\n")
+		b.WriteString(wrap(r.Summary, LineWidth, "") + "\n")
 	}
 	if len(r.Conditions) > 0 {
 		b.WriteString("\nconditions:\n")
@@ -175,15 +175,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(&b, "\n%s\n", wrap(f.What, LineWidth, ""))
-		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.cited()+")", 85, "            "))
-		fmt.Fprintf(&b, "  measured: %s\n", wrap(f.Measured, 85, "            "))
-		fmt.Fprintf(&b, "  gap:      %s\n", wrap(f.Gap, 85, "            "))
+		fmt.Fprintf(&b, "  record:   %s\n", wrap(f.Record+" ("+f.cited()+")", LineWidth-12, "            "))
+		fmt.Fprintf(&b, "  measured: %s\n", wrap(f.Measured, LineWidth-12, "            "))
+		fmt.Fprintf(&b, "  gap:      %s\n", wrap(f.Gap, LineWidth-12, "            "))
 	}
 	for _, t := range r.Tables {
 		fmt.Fprintf(&b, "\n%s\n", wrap(t.Title, LineWidth, ""))
 		writeTable(&b, t)
 		if t.Note != "" {
-			fmt.Fprintf(&b, "  %s\n", wrap(t.Note, 93, "  "))
+			fmt.Fprintf(&b, "  %s\n", wrap(t.Note, LineWidth-2, "  "))
 		}
 	}
 	if len(r.Figures) > 0 {
@@ -194,12 +194,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "\n%s\n", wrap("figures (written with --out): "+strings.Join(names, ", "), LineWidth-2, "  "))
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, 89, "      "))
+		fmt.Fprintf(&b, "\nnote: %s\n", wrap(n, LineWidth-6, "      "))
 	}
 	if t := r.ChecksTable(); t != nil {
 		fmt.Fprintf(&b, "\n%s\n", wrap(t.Title, LineWidth, ""))
 		writeTable(&b, t)
-		fmt.Fprintf(&b, "  %s\n", wrap(t.Note, 93, "  "))
+		fmt.Fprintf(&b, "  %s\n", wrap(t.Note, LineWidth-2, "  "))
 	}
 	if r.Seconds > 0 {
 		fmt.Fprintf(&b, "\nrun time: %.1f s\n", r.Seconds)
