@@ -1,0 +1,476 @@
+// The plane's panel: the student's points and a rule, run by the lab's Session (mark1lab.session
+// and its calls), and everything it reports drawn beside the plane, in step: the boundary and
+// w, the weights and criteria, the trace table growing with each step, the criteria per step
+// and along a line through weight space, the weight space itself, Novikoff's bound.
+
+import { t, number } from "./i18n.js";
+import * as q from "./query.js";
+import { Plane, clip, colors, classIndex } from "./plane.js";
+import { stack, weightSpace } from "./charts.js";
+import { presets } from "./presets.js";
+import { table, csv } from "./report.js";
+import { download, throttle } from "./util.js";
+
+// The settings of a session as the page keeps them (text, as a link writes them).
+export const defaults = { classes: "2", method: "fixed", multiclass: "ovr", bias: "last", init: "", eta: "1",
+  margin: "0", schedule: "1/k", lambda: "0", atZero: "wrong", epochs: "100" };
+
+// Which settings each rule reads (the others are hidden).
+const uses = {
+  eta: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
+  schedule: ["variable"],
+  margin: ["margin"],
+  lambda: ["lsq"],
+  init: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
+  atZero: ["fixed", "batch", "variable", "pocket", "pocket-ratchet"],
+  epochs: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
+};
+const traceRules = ["fixed", "margin", "batch"];
+const statusKeys = { running: "statusRunning", converged: "statusConverged", cycled: "statusCycled", limit: "statusLimit",
+  solved: "statusSolved" };
+const traceLimit = 2000; // rows of the trace drawn at once (the CSV has them all)
+
+export class Playground {
+  constructor(api, hooks) {
+    this.api = api;
+    this.hooks = hooks; // changed(): the link and command changed; error(msg), clearError()
+    this.$ = (id) => document.getElementById(id);
+    this.cfg = { ...defaults };
+    this.points = [];
+    this.label = 1;
+    this.id = 0;
+    this.state = null;
+    this.auto = true;
+    this.running = false;
+    this.traceShown = { n: 0, first: "", last: "" };
+    this.plane = new Plane(this.$("plane"), this.$("tooltip"), {
+      add: (x1, x2) => this.edit(() => { this.points.push({ x: [x1, x2], label: this.label }); return this.api.add(this.id, x1, x2, this.label); }),
+      move: (i, x1, x2, done) => this.moveTo(i, x1, x2, done),
+      remove: (i) => this.edit(() => { this.points.splice(i, 1); return this.api.remove(this.id, i); }),
+      info: (s) => { this.$("plane-info").textContent = s; },
+      tool: () => document.querySelector("input[name=tool]:checked").value,
+      snap: () => Number(this.$("snap").value),
+      currentClass: () => this.label,
+      setClass: (k) => this.setLabel(k),
+      classes: () => Number(this.cfg.classes),
+    });
+    this.wire();
+  }
+
+  wire() {
+    const $ = this.$;
+    for (const k of Object.keys(defaults)) {
+      const input = $(k);
+      input.addEventListener("change", () => this.setting(k, input.value.trim()));
+    }
+    $("preset").addEventListener("change", () => { if ($("preset").value) this.usePreset($("preset").value); });
+    $("fit").addEventListener("click", () => this.plane.fit());
+    $("step").addEventListener("click", () => this.act((id) => this.api.step(id)));
+    $("epoch").addEventListener("click", () => this.act((id) => this.api.epoch(id)));
+    $("to-end").addEventListener("click", () => this.act((id) => this.api.runToEnd(id)));
+    $("reset").addEventListener("click", () => { this.stop(); this.act((id) => this.api.reset(id)); });
+    $("run").addEventListener("click", () => (this.running ? this.stop() : this.start()));
+    $("speed").addEventListener("input", () => { $("speed-out").textContent = $("speed").value; this.hooks.changed(); });
+    $("auto").addEventListener("change", () => { this.auto = $("auto").checked; if (this.auto) this.act((id) => this.api.runToEnd(id)); else this.hooks.changed(); });
+    $("png").addEventListener("click", () => $("plane").toBlob((b) => download("lab-plane.png", b, "image/png")));
+    $("data-csv").addEventListener("click", () => { const s = this.call(() => this.api.csv(this.id)); if (s !== null) download("points.csv", s, "text/csv"); });
+    $("trace-csv").addEventListener("click", () => { const tr = this.state && this.state.trace; if (tr) download("trace.csv", csv(tr.columns, tr.rows), "text/csv"); });
+    $("csv-file").addEventListener("change", async () => { const f = $("csv-file").files[0]; if (f) this.loadCSV(await f.text()); $("csv-file").value = ""; });
+    $("csv-box").addEventListener("toggle", () => { if ($("csv-box").open) $("csv-text").value = this.call(() => this.api.csv(this.id)) || ""; });
+    $("csv-load").addEventListener("click", () => this.loadCSV($("csv-text").value));
+  }
+
+  // fillPresets writes the presets' names (again, in the language in use).
+  fillPresets() {
+    const sel = this.$("preset"), was = sel.value;
+    sel.replaceChildren(new Option(t("presetChoose"), ""));
+    for (const p of presets) sel.append(new Option(t(p.name), p.id));
+    sel.value = was;
+  }
+
+  // fillClasses writes the class buttons: +1 and -1, or the K classes.
+  fillClasses() {
+    const box = this.$("class-choice"), K = Number(this.cfg.classes);
+    box.querySelectorAll("label").forEach((l) => l.remove());
+    const labels = K <= 2 ? [1, -1] : [...Array(K).keys()];
+    if (!labels.includes(this.label)) this.label = labels[0];
+    labels.forEach((y, i) => {
+      const input = Object.assign(document.createElement("input"), { type: "radio", name: "cls", value: String(y), checked: y === this.label });
+      input.addEventListener("change", () => this.setLabel(y));
+      const span = document.createElement("span");
+      span.textContent = q.labelText(y, K);
+      span.style.color = colors[classIndex(y, K) % colors.length];
+      const lab = document.createElement("label");
+      lab.title = t("classKey", { key: K <= 2 ? (y > 0 ? "+ / 1" : "− / 2") : String(i + 1) });
+      lab.append(input, span);
+      box.append(lab);
+    });
+  }
+
+  setLabel(y) {
+    this.label = y;
+    const input = this.$("class-choice").querySelector(`input[value="${y}"]`);
+    if (input) input.checked = true;
+    this.plane.draw();
+  }
+
+  // showSettings puts cfg into the inputs and hides those the rule does not read.
+  showSettings() {
+    for (const k of Object.keys(defaults)) this.$(k).value = this.cfg[k];
+    for (const [k, methods] of Object.entries(uses)) {
+      this.$(k).closest("label").hidden = !methods.includes(this.cfg.method);
+    }
+    this.$("multiclass").closest("label").hidden = this.cfg.classes === "2";
+    this.$("auto").checked = this.auto;
+  }
+
+  // open starts from a link's parameters (pairs): its points and settings, or the notes'
+  // three points when it gives none.
+  open(pairs) {
+    const cfg = { ...defaults };
+    const set = (k, name) => { if (q.has(pairs, name)) cfg[k] = q.get(pairs, name).trim(); };
+    set("method", "rule");
+    set("method", "method");
+    set("classes", "classes");
+    set("multiclass", "multiclass");
+    set("bias", "bias");
+    set("init", "init");
+    set("eta", "eta");
+    set("margin", "margin");
+    set("schedule", "schedule");
+    set("lambda", "lambda");
+    set("atZero", "at-zero");
+    set("epochs", "epochs");
+    this.auto = q.get(pairs, "auto", "1") !== "0";
+    const speed = Number(q.get(pairs, "speed", "4"));
+    if (speed >= 1 && speed <= 60) { this.$("speed").value = String(speed); this.$("speed-out").textContent = String(speed); }
+    let steps = Number(q.get(pairs, "steps", "0")) || 0;
+    if (q.get(pairs, "demo") === "geometry" && q.has(pairs, "w")) {
+      // geometry --w W draws those weights: start from them and take no step.
+      cfg.init = q.get(pairs, "w");
+      this.auto = false;
+      steps = 0;
+    }
+    const K = Number(cfg.classes) || 2;
+    const points = [], bad = [];
+    for (const s of q.all(pairs, "point")) {
+      try { points.push(q.point(s, K)); } catch (e) { bad.push(e.message); }
+    }
+    if (!q.has(pairs, "point") && !q.has(pairs, "demo")) {
+      this.usePreset("three");
+      return;
+    }
+    this.cfg = cfg;
+    this.points = points;
+    this.restart(steps);
+    if (bad.length) this.hooks.error(bad[0]);
+  }
+
+  usePreset(id) {
+    const p = presets.find((x) => x.id === id);
+    if (!p) return;
+    const keep = p.settings && p.settings.method ? {} : { method: this.cfg.method };
+    if (!p.settings || !p.settings.method) {
+      if (["lsq", "fisher", "pocket"].includes(keep.method)) keep.method = "fixed";
+    }
+    this.cfg = { ...defaults, ...keep, ...(p.settings || {}) };
+    const K = Number(this.cfg.classes);
+    this.points = p.points.map((s) => q.point(s, K));
+    this.stop();
+    this.restart(0);
+    this.$("preset").value = id;
+    this.plane.fit();
+  }
+
+  // config is the session's config as the contract reads it.
+  config() {
+    const c = this.cfg;
+    return { points: this.points.map((p) => [p.x[0], p.x[1], p.label]), classes: Number(c.classes) || 2, method: c.method,
+      multiclass: c.multiclass, bias: c.bias, init: c.init, eta: c.eta, margin: c.margin, schedule: c.schedule,
+      lambda: c.lambda, atZero: c.atZero, epochs: Number(c.epochs) || 100 };
+  }
+
+  // restart makes a new session of the points and settings, and runs it to the end (auto) or
+  // steps steps.
+  restart(steps) {
+    this.fillClasses();
+    this.showSettings();
+    if (this.id) this.call(() => this.api.close(this.id));
+    this.id = 0;
+    this.state = null;
+    const id = this.call(() => this.api.session(this.config()));
+    if (id === null) { this.render(null); return; }
+    this.id = id;
+    let st = this.call(() => this.api.state(id));
+    if (st && this.auto) st = this.call(() => this.api.runToEnd(id)) || st;
+    else for (let i = 0; st && i < steps && st.status === "running"; i++) st = this.call(() => this.api.step(id)) || st;
+    this.render(st);
+    if (!this.plane.inView()) this.plane.fit();
+  }
+
+  setting(k, v) {
+    const was = this.cfg[k];
+    this.cfg[k] = v;
+    if (k === "classes" && v !== was) {
+      // Labels change meaning: +1 is the first class, -1 the second; back to two classes, the
+      // first class is +1 and every other -1.
+      const K = Number(v);
+      this.points = this.points.map((p) => ({ x: p.x, label: Number(was) <= 2 ? (p.label > 0 ? 0 : 1) % K : K <= 2 ? (p.label === 0 ? 1 : -1) : Math.min(p.label, K - 1) }));
+      this.stop();
+      this.restart(0);
+      return;
+    }
+    this.showSettings();
+    this.stop();
+    this.edit(() => this.api.set(this.id, this.config()));
+  }
+
+  // edit makes a change (f changes this.points and returns the lab's new state) and, with
+  // auto, runs the session to its end. A change the lab refuses is undone.
+  edit(f) {
+    const before = this.points.map((p) => ({ x: p.x.slice(), label: p.label }));
+    let st = this.call(f);
+    if (st === null) { this.points = before; this.plane.update(this.points, this.state, Number(this.cfg.classes)); return; }
+    if (this.auto) st = this.call(() => this.api.runToEnd(this.id)) || st;
+    this.render(st);
+  }
+
+  moveTo(i, x1, x2, done) {
+    this.points[i] = { x: [x1, x2], label: this.points[i].label };
+    this.pendingMove = { i, x1, x2 };
+    if (done) { this.flushMove(); return; }
+    this.plane.update(this.points, this.state, Number(this.cfg.classes));
+    if (!this.moveFrame) this.moveFrame = requestAnimationFrame(() => this.flushMove());
+  }
+
+  flushMove() {
+    cancelAnimationFrame(this.moveFrame);
+    this.moveFrame = 0;
+    const m = this.pendingMove;
+    this.pendingMove = null;
+    if (m) this.edit(() => this.api.move(this.id, m.i, m.x1, m.x2));
+  }
+
+  loadCSV(text) {
+    const st = this.call(() => this.api.loadCSV(this.id, text));
+    if (st === null) return;
+    this.points = (st.points || []).map((p) => ({ x: p.x.map((v) => String(v)), label: p.label }));
+    let s = st;
+    if (this.auto) s = this.call(() => this.api.runToEnd(this.id)) || st;
+    this.fillClasses();
+    this.render(s);
+    this.plane.fit();
+  }
+
+  act(f) {
+    if (!this.id) return;
+    const st = this.call(() => f(this.id));
+    if (st) this.render(st);
+  }
+
+  start() {
+    if (!this.id || (this.state && this.state.status !== "running")) return;
+    this.running = true;
+    this.$("run").setAttribute("aria-pressed", "true");
+    this.$("run").textContent = t("pause");
+    let last = performance.now(), owed = 1; // the first step at once
+    const tick = (now) => {
+      if (!this.running) return;
+      owed += ((now - last) / 1000) * Number(this.$("speed").value);
+      last = now;
+      let st = null;
+      const until = performance.now() + 12;
+      while (owed >= 1 && performance.now() < until) {
+        owed -= 1;
+        st = this.call(() => this.api.step(this.id));
+        if (!st || st.status !== "running") break;
+      }
+      owed = Math.min(owed, 2);
+      if (st) this.render(st);
+      if (!st || st.status !== "running") { this.stop(); return; }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+
+  stop() {
+    this.running = false;
+    this.$("run").setAttribute("aria-pressed", "false");
+    this.$("run").textContent = t("run");
+  }
+
+  call(f) {
+    try {
+      const v = f();
+      this.hooks.clearError();
+      return v === undefined ? null : v;
+    } catch (e) {
+      this.stop();
+      this.hooks.error(e && e.message ? e.message : String(e));
+      return null;
+    }
+  }
+
+  // render shows a state of the lab's session everywhere on the panel.
+  render(st) {
+    if (st) this.state = st;
+    st = this.state;
+    const K = Number(this.cfg.classes);
+    this.plane.update(this.points, st, K);
+    this.renderWeights(st);
+    this.renderTrace(st && st.trace);
+    this.renderCharts(st);
+    this.renderNovikoff(st && st.novikoff);
+    const running = st && st.status === "running";
+    for (const b of ["step", "epoch", "to-end", "run"]) this.$(b).disabled = !running && !(b === "run" && this.running);
+    this.throttledChanged();
+    document.body.dataset.ready = "1";
+  }
+
+  throttledChanged = throttle(() => this.hooks.changed(), 400);
+
+  renderWeights(st) {
+    const box = this.$("weights"), K = Number(this.cfg.classes);
+    box.replaceChildren();
+    if (!st) return;
+    const dl = document.createElement("dl");
+    const add = (k, v, cls) => {
+      const dt = document.createElement("dt"), dd = document.createElement("dd");
+      dt.textContent = k;
+      dd.textContent = v;
+      if (cls) dd.className = cls;
+      dl.append(dt, dd);
+    };
+    add(t("status"), (statusKeys[st.status] ? t(statusKeys[st.status]) : st.status) + (st.step !== undefined ? " · " + t("stepsUpdates", { step: st.step, updates: st.updates }) : ""), "status-" + st.status);
+    if (st.w && st.w.exact) add("w", Array.isArray(st.w.exact[0]) ? st.w.exact.map((v) => `(${v.join(", ")})`).join(" ") : `(${st.w.exact.join(", ")})`, "mono");
+    const b = st.boundary;
+    if (b && b.ok) {
+      add("|w|", number(b.norm !== undefined ? b.norm : Math.hypot(b.a, b.b)));
+      add("−w0/|w|", number(b.offset));
+      add(t("boundary"), `${number(b.a)} x1 ${b.b < 0 ? "−" : "+"} ${number(Math.abs(b.b))} x2 ${b.c < 0 ? "−" : "+"} ${number(Math.abs(b.c))} = 0`, "mono");
+    } else if (b) add(t("boundary"), t("noBoundary"));
+    const c = st.criteria;
+    if (c) {
+      add(t("zeroOne"), String(c.zeroOne));
+      add("E_P", String(c.EP));
+      add("E_Q", String(c.EQ));
+      add(`E_R (b = ${c.b !== undefined ? c.b : this.cfg.margin})`, String(c.ER));
+    }
+    box.append(dl);
+    // Every point's score and signed distance, as text: a tablet has no hover, a screen reader
+    // no picture.
+    const pts = st.points || [];
+    if (pts.length) {
+      const rows = pts.map((p, i) => [String(i + 1), `(${this.points[i] ? this.points[i].x.join(", ") : p.x.join(", ")})`,
+        q.labelText(p.label, K), number(p.g), p.dist === null || p.dist === undefined ? "–" : number(p.dist), p.met ? t("yes") : t("no")]);
+      const wrap = document.createElement("div");
+      wrap.className = "table-scroll points";
+      wrap.append(table(["#", "x", "y", "g(x)", "g(x)/|w|", t("met")], rows, t("pointsCaption")));
+      box.append(wrap);
+    }
+  }
+
+  renderTrace(tr) {
+    const tab = this.$("trace"), note = this.$("trace-note");
+    if (!tr || !tr.columns) { tab.replaceChildren(); note.textContent = ""; this.traceShown = { n: 0, first: "", last: "", cols: "" }; return; }
+    const rows = tr.rows || [], cols = tr.columns.join("\u0000");
+    const sh = this.traceShown;
+    const same = sh.cols === cols && rows.length >= sh.n && sh.n > 0 && JSON.stringify(rows[sh.start]) === sh.first && JSON.stringify(rows[sh.n - 1]) === sh.last;
+    let body = tab.tBodies[0];
+    let from = sh.n;
+    if (!same || rows.length - traceLimit > sh.start + traceLimit / 2) {
+      tab.replaceChildren(table(tr.columns, []).tHead);
+      body = tab.createTBody();
+      from = Math.max(0, rows.length - traceLimit);
+      sh.start = from;
+      sh.cols = cols;
+    }
+    const prev = body.querySelector("tr.current");
+    if (prev) prev.classList.remove("current");
+    const frag = document.createDocumentFragment();
+    for (let i = from; i < rows.length; i++) {
+      const tr2 = document.createElement("tr");
+      for (const c of rows[i]) { const td = document.createElement("td"); td.textContent = c; tr2.append(td); }
+      if (rows[i][7] === "no" || rows[i].includes("no")) tr2.classList.add("unmet");
+      frag.append(tr2);
+    }
+    body.append(frag);
+    if (body.lastElementChild) body.lastElementChild.classList.add("current");
+    sh.n = rows.length;
+    sh.first = JSON.stringify(rows[sh.start]);
+    sh.last = JSON.stringify(rows[rows.length - 1]);
+    note.textContent = rows.length > traceLimit ? t("traceLimit", { shown: traceLimit, all: rows.length }) : rows.length ? "" : t("traceEmpty");
+    const sc = this.$("trace-scroll");
+    sc.scrollTop = sc.scrollHeight;
+  }
+
+  renderCharts(st) {
+    const hist = (st && st.history) || [];
+    const crit = (st && st.criteria) || {};
+    const names = [["zeroOne", t("zeroOne")], ["EP", "E_P"], ["EQ", "E_Q"], ["ER", "E_R"]];
+    stack(this.$("chart-history"), hist.map((h) => h.step), names.map(([k, n]) => ({ name: n, y: hist.map((h) => num(h[k])), value: crit[k] })),
+      { xlabel: t("steps"), dots: true });
+    const line = (st && st.line) || { ts: [] };
+    stack(this.$("chart-line"), line.ts || [], names.map(([k, n]) => ({ name: n, y: (line[k] || []).map(num) })), { xlabel: "t", mark: 1 });
+    const ws = st && st.weightSpace;
+    const fig = this.$("chart-weights").closest("figure");
+    fig.hidden = !ws;
+    if (ws) {
+      weightSpace(this.$("chart-weights"), ws, clip, { x: "w1", y: "w2" });
+      this.$("ws-caption").textContent = t("chartWeights", { w0: number(num(ws.w0)) });
+    }
+  }
+
+  renderNovikoff(nv) {
+    const box = this.$("novikoff");
+    box.replaceChildren();
+    box.hidden = !nv;
+    if (!nv) return;
+    const h = document.createElement("h3");
+    h.textContent = t("novikoffTitle");
+    const p = document.createElement("p");
+    box.append(h, p);
+    if (!nv.separable) { p.textContent = t("novikoffNo"); return; }
+    const bound = num(nv.bound);
+    p.textContent = t("novikoffYes", { updates: nv.updates, bound: number(bound), R2: number(num(nv.R2)), gamma2: number(num(nv.gamma2)) });
+    const bar = document.createElement("meter");
+    bar.min = 0;
+    bar.max = Math.max(bound, nv.updates, 1);
+    bar.value = nv.updates;
+    bar.setAttribute("aria-label", t("novikoffTitle"));
+    box.append(bar);
+  }
+
+  // query is the panel's link: the command's flags (the trace's when the rule is one of the
+  // trace's), the points, and the page's own (auto=0&steps=N when not run to the end).
+  query() {
+    const c = this.cfg, out = [];
+    const traceable = c.classes === "2" && traceRules.includes(c.method);
+    out.push(["demo", traceable ? "trace" : "playground"]);
+    if (!traceable) out.push(["method", c.method]);
+    else if (c.method !== "fixed") out.push(["rule", c.method]);
+    if (c.classes !== "2") out.push(["classes", c.classes], ["multiclass", c.multiclass]);
+    if (c.bias !== defaults.bias) out.push(["bias", c.bias]);
+    const reads = (k) => uses[k].includes(c.method);
+    if (c.init && reads("init")) out.push(["init", c.init]);
+    if (c.eta !== defaults.eta && reads("eta")) out.push(["eta", c.eta]);
+    if (c.margin !== defaults.margin && reads("margin")) out.push(["margin", c.margin]);
+    if (c.schedule !== defaults.schedule && reads("schedule")) out.push(["schedule", c.schedule]);
+    if (c.lambda !== defaults.lambda && reads("lambda")) out.push(["lambda", c.lambda]);
+    if (c.atZero !== defaults.atZero && reads("atZero")) out.push(["at-zero", c.atZero]);
+    if (c.epochs !== defaults.epochs && reads("epochs")) out.push(["epochs", c.epochs]);
+    const K = Number(c.classes);
+    for (const p of this.points) out.push(["point", q.pointText(p, K)]);
+    if (!this.auto) out.push(["auto", "0"], ["steps", String((this.state && this.state.step) || 0)]);
+    if (this.$("speed").value !== "4") out.push(["speed", this.$("speed").value]);
+    return out;
+  }
+
+  command() {
+    return (this.state && this.state.command) || "";
+  }
+}
+
+function num(v) {
+  return v === null || v === undefined ? NaN : q.toNumber(v);
+}
