@@ -54,7 +54,9 @@ export function render(root, report) {
   }
   for (const tb of report.tables || []) {
     const sec = el("section", { class: "report-table" });
-    const wrap = el("div", { class: "table-scroll", tabindex: "0" }, table(tb.columns, tb.rows, tb.title));
+    const tab = table(tb.columns, tb.rows, tb.title);
+    tab.dataset.table = tb.name || "";
+    const wrap = el("div", { class: "table-scroll", tabindex: "0" }, tab);
     const save = el("button", { class: "small", text: t("tableCsv") });
     save.addEventListener("click", () => download(`${tb.name || "table"}.csv`, csv(tb.columns, tb.rows), "text/csv"));
     sec.append(wrap);

@@ -1,0 +1,391 @@
+package labpage
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// theNotesStep is the lecture notes' one-step update from w = (-5, 0, 1), as mark1's flags.
+var theNotesStep = []string{"--bias", "first", "--init=-5,0,1", "--point", "5,7,+1", "--point", "2,6,-1"}
+
+// same fails the test when the page's rows are not mark1's. With the stand-in, whose numbers
+// are not the lab's, it only asks for rows.
+func same(t *testing.T, what string, got, want [][]string) {
+	t.Helper()
+	if len(got) == 0 {
+		t.Fatalf("%s: the page shows no rows", what)
+	}
+	if stubbed() {
+		return
+	}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("%s: the page shows\n%s\nmark1 prints\n%s", what, rowsText(got), rowsText(want))
+	}
+}
+
+func rowsText(rows [][]string) string {
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %s\n", strings.Join(r, " | "))
+	}
+	return b.String()
+}
+
+// TestTraceLink: the issue's link opens the notes' step with its trace table, row for row
+// mark1 lab trace's for the same flags, whether its +1 comes as +, %2B, bare or as a space.
+func TestTraceLink(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	want := mark1Trace(t, theNotesStep...)
+	for _, tc := range []struct{ name, label string }{{"plus", "+1"}, {"escaped", "%2B1"}, {"bare", "1"}, {"space", "%201"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			p.open("?demo=trace&bias=first&init=-5,0,1&point=5,7," + tc.label + "&point=2,6,-1")
+			same(t, "the trace", p.traceRows(), want)
+			if link := p.eval(`location.search`); !strings.Contains(link, "point=5,7,+1&point=2,6,-1") {
+				t.Errorf("the page's link is %s, want the points as point=5,7,+1&point=2,6,-1", link)
+			}
+			if cmd := p.eval(`document.getElementById("command").textContent`); !strings.HasPrefix(cmd, "mark1 lab trace") {
+				t.Errorf("the command shown is %q, want mark1 lab trace ...", cmd)
+			}
+		})
+	}
+}
+
+// screenAt is where the plane draws the point (x1, x2), in the page's CSS pixels.
+func (p *page) screenAt(x1, x2 float64) (x, y float64) {
+	p.t.Helper()
+	var xy [2]float64
+	p.json(fmt.Sprintf(`(() => { const pl = mark1labPage.playground.plane, r = pl.canvas.getBoundingClientRect(),
+		s = pl.toScreen([%g, %g]); return [r.left + s[0], r.top + s[1]]; })()`, x1, x2), &xy)
+	return xy[0], xy[1]
+}
+
+type boundary struct{ A, B, C float64 }
+
+func (p *page) boundary() boundary {
+	p.t.Helper()
+	var b boundary
+	p.json(`(() => { const b = mark1labPage.playground.state.boundary; return {A: b.a, B: b.b, C: b.c}; })()`, &b)
+	return b
+}
+
+// TestClickAddsPoint: a click on the plane adds a point of the chosen class: the boundary and
+// the trace change, to mark1 lab trace's with that point; a right-click on it takes it away.
+func TestClickAddsPoint(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("?demo=trace&bias=first&init=-5,0,1&point=5,7,+1&point=2,6,-1")
+	before, rows := p.boundary(), p.traceRows()
+	x, y := p.screenAt(-1, 3)
+	if err := p.Click(x, y, "left"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`mark1labPage.playground.points.length === 3`)
+	after := p.boundary()
+	if after == before {
+		t.Errorf("the boundary stayed %+v after a point was added", after)
+	}
+	got := p.traceRows()
+	if slices.EqualFunc(got, rows, slices.Equal) {
+		t.Errorf("the trace stayed the same after a point was added")
+	}
+	same(t, "the trace with the added point", got, mark1Trace(t, append(slices.Clone(theNotesStep), "--point", "-1,3,+1")...))
+	if link := p.eval(`location.search`); !strings.HasSuffix(link, "&point=-1,3,+1") {
+		t.Errorf("the link %s does not end with the added point", link)
+	}
+	// The right button takes it away again.
+	if err := p.Click(x, y, "right"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`mark1labPage.playground.points.length === 2`)
+	same(t, "the trace without it", p.traceRows(), mark1Trace(t, theNotesStep...))
+}
+
+// TestKeys: the plane is reached with Tab, and points are added and removed by keys: the
+// arrows move the cursor, - chooses the class -1, Enter adds, Delete removes; the point under
+// the cursor is described with its distance g(x)/|w|.
+func TestKeys(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("")
+	three := []string{"--point", "1,2,+1", "--point", "2,0,-1", "--point", "-1,1,+1"}
+	same(t, "the notes' three points", p.traceRows(), mark1Trace(t, three...))
+	reached := false
+	for range 60 {
+		if err := p.Key("Tab"); err != nil {
+			t.Fatal(err)
+		}
+		if p.eval(`document.activeElement.id`) == "plane" {
+			reached = true
+			break
+		}
+	}
+	if !reached {
+		t.Fatal("Tab never reached the plane")
+	}
+	// The cursor starts at the origin; the grid is 0.5: four steps right, two down is (2, -1).
+	for _, k := range []string{"ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "-", "Enter"} {
+		if err := p.Key(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.waitFor(`mark1labPage.playground.points.length === 4`)
+	same(t, "the trace with the point added by keys", p.traceRows(), mark1Trace(t, append(slices.Clone(three), "--point", "2,-1,-1")...))
+	if info := p.eval(`document.getElementById("plane-info").textContent`); !strings.Contains(info, "g(x)/|w|") {
+		t.Errorf("under the cursor the page says %q, want the point's g(x)/|w|", info)
+	}
+	if err := p.Key("Delete"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`mark1labPage.playground.points.length === 3`)
+	same(t, "the trace after Delete", p.traceRows(), mark1Trace(t, three...))
+}
+
+// demoCase is a demonstration's link (a worksheet's command as a query) and a change made in
+// its form, each beside the mark1 command that must print the same tables.
+type demoCase struct {
+	name, query string
+	args        []string
+	change      string // JavaScript changing the form
+	changed     []string
+}
+
+func setInput(name, value string) string {
+	return fmt.Sprintf(`(() => { const e = document.querySelector('#demo-params [name="%s"]'); e.value = %q;
+		e.dispatchEvent(new Event("change")); })()`, name, value)
+}
+
+var demoCases = []demoCase{
+	{"regions", "?demo=regions", []string{"lab", "regions"},
+		setInput("method", "perceptron"), []string{"lab", "regions", "--method", "perceptron"}},
+	{"loss", "?demo=loss&points=10", []string{"lab", "loss", "--points", "10"},
+		setInput("epochs", "5"), []string{"lab", "loss", "--points", "10", "--epochs", "5"}},
+	{"masking", "?demo=masking&middle=30", []string{"lab", "masking", "--middle", "30"},
+		setInput("noise", "0.5"), []string{"lab", "masking", "--middle", "30", "--noise", "0.5"}},
+	{"boolean", "?demo=boolean&epochs=3", []string{"lab", "boolean", "--epochs", "3"},
+		setInput("epochs", "5"), []string{"lab", "boolean", "--epochs", "5"}},
+	{"fisher-lsq", "?demo=fisher-lsq&point=0,0,+1&point=1,0,+1&point=0,2,+1&point=3,1,-1&point=4,3,-1",
+		[]string{"lab", "fisher-lsq", "--point", "0,0,+1", "--point", "1,0,+1", "--point", "0,2,+1", "--point", "3,1,-1", "--point", "4,3,-1"},
+		setInput("point", "0,0,+1\n1,0,+1\n0,2,+1\n3,1,-1\n4,3,-1\n2,3,-1"),
+		[]string{"lab", "fisher-lsq", "--point", "0,0,+1", "--point", "1,0,+1", "--point", "0,2,+1", "--point", "3,1,-1", "--point", "4,3,-1", "--point", "2,3,-1"}},
+}
+
+// sameTables fails the test when the page's tables are not mark1's, cell for cell.
+func sameTables(t *testing.T, what string, got, want []table) {
+	t.Helper()
+	if len(got) == 0 {
+		t.Fatalf("%s: the page shows no table", what)
+	}
+	if stubbed() {
+		return
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: the page shows %d tables, mark1 prints %d", what, len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Name != w.Name || g.Title != w.Title || !slices.Equal(g.Columns, w.Columns) {
+			t.Errorf("%s: table %d is %s %q %v, mark1's %s %q %v", what, i+1, g.Name, g.Title, g.Columns, w.Name, w.Title, w.Columns)
+			continue
+		}
+		same(t, fmt.Sprintf("%s, table %s", what, w.Name), g.Rows, w.Rows)
+	}
+}
+
+// TestDemoLinks: each demonstration the page runs opens from its link with mark1's tables for
+// the same flags, and a change in its form runs it again, to mark1's tables with that flag.
+func TestDemoLinks(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	for _, tc := range demoCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			p.open(tc.query)
+			first := p.demoTables()
+			sameTables(t, tc.query, first, mark1Tables(t, tc.args...))
+			if cmd := p.eval(`document.getElementById("command").textContent`); !strings.HasPrefix(cmd, "mark1 lab "+tc.name) {
+				t.Errorf("the command shown is %q", cmd)
+			}
+			p.eval(tc.change)
+			p.waitFor(`document.getElementById("command").textContent.includes(` + fmt.Sprintf("%q", tc.changed[len(tc.changed)-1]) + `)`)
+			sameTables(t, strings.Join(tc.changed, " "), p.demoTables(), mark1Tables(t, tc.changed...))
+			flag := tc.changed[len(tc.changed)-2]
+			if link := p.eval(`decodeURIComponent(location.search)`); !strings.Contains(link, strings.TrimPrefix(flag, "--")+"=") {
+				t.Errorf("the link %s does not hold %s", link, flag)
+			}
+		})
+	}
+}
+
+// TestRetina: the Mark I's panel: a card shown fires A-units; a stroke drawn on the retina
+// changes which; teaching it changes the R-units' sums; training on a set counts its cards;
+// the link holds the drawing.
+func TestRetina(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("?demo=retina&card=builtin:ef/0")
+	type state struct {
+		AUnits  []int     `json:"aunits"`
+		Sums    []float64 `json:"sums"`
+		Trained int       `json:"trained"`
+	}
+	var st state
+	p.json(`mark1labPage.retina.state`, &st)
+	fired := func(s state) int {
+		n := 0
+		for _, a := range s.AUnits {
+			n += a
+		}
+		return n
+	}
+	if len(st.AUnits) == 0 || fired(st) == 0 {
+		t.Fatalf("the card ef/0 fires %d of %d A-units", fired(st), len(st.AUnits))
+	}
+	// A stroke down the right of the retina.
+	var r [4]float64
+	p.json(`(() => { const b = document.getElementById("retina").getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()`, &r)
+	cell := r[2] / 20
+	x := r[0] + 16.5*cell
+	if err := p.Mouse("mouseMoved", x, r[1]+2.5*cell, "none"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Mouse("mousePressed", x, r[1]+2.5*cell, "left"); err != nil {
+		t.Fatal(err)
+	}
+	for row := 3; row < 18; row++ {
+		if err := p.Mouse("mouseMoved", x, r[1]+(float64(row)+0.5)*cell, "left"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Mouse("mouseReleased", x, r[1]+17.5*cell, "left"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`mark1labPage.retina.state.cells.filter((c, i) => c && i % 20 === 16).length >= 15`)
+	var drawn state
+	p.json(`mark1labPage.retina.state`, &drawn)
+	if slices.Equal(drawn.AUnits, st.AUnits) {
+		t.Errorf("the stroke left the A-units as they were")
+	}
+	if link := p.eval(`location.search`); !strings.Contains(link, "cells=") {
+		t.Errorf("the link %s does not hold the drawing", link)
+	}
+	p.eval(`document.querySelector("#teach button:last-child").click()`)
+	var taught state
+	p.json(`mark1labPage.retina.state`, &taught)
+	if slices.Equal(taught.Sums, drawn.Sums) && taught.Trained == drawn.Trained {
+		t.Errorf("teaching changed neither the sums %v nor the count %d", taught.Sums, taught.Trained)
+	}
+	p.eval(`document.getElementById("train").click()`)
+	var trained state
+	p.json(`mark1labPage.retina.state`, &trained)
+	if trained.Trained <= taught.Trained {
+		t.Errorf("training on a set left the count at %d (before %d)", trained.Trained, taught.Trained)
+	}
+}
+
+// TestLanguages: ?lang= shows the page in each of the museum's four languages, and no key
+// shows in place of its words.
+func TestLanguages(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	table := readTable(t)
+	for _, lang := range languages {
+		t.Run(lang, func(t *testing.T) {
+			p.t = t
+			p.open("?lang=" + lang)
+			if got := p.eval(`document.documentElement.lang`); got != lang {
+				t.Errorf("<html lang> is %q", got)
+			}
+			if got, want := p.eval(`document.getElementById("tab-plane").textContent`), table["tabPlane"][lang]; got != want {
+				t.Errorf("the plane's tab says %q, want %q", got, want)
+			}
+			var shown [][2]string
+			p.json(`[...document.querySelectorAll("[data-i18n]")].map((e) => [e.dataset.i18n, e.textContent])`, &shown)
+			for _, ks := range shown {
+				if want := table[ks[0]][lang]; ks[1] != want {
+					t.Errorf("%s shows %q, want %q", ks[0], ks[1], want)
+				}
+			}
+			if lang != "en" && !strings.Contains(p.eval(`location.search`), "lang="+lang) {
+				t.Errorf("the link does not keep the language")
+			}
+		})
+	}
+}
+
+// TestProjector: ?view=projector makes the text large; the button turns it off, and the link
+// follows.
+func TestProjector(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("?view=projector")
+	var size float64
+	p.json(`parseFloat(getComputedStyle(document.body).fontSize)`, &size)
+	if size < 20 {
+		t.Errorf("projector text is %g px", size)
+	}
+	p.eval(`document.getElementById("projector").click()`)
+	p.json(`parseFloat(getComputedStyle(document.body).fontSize)`, &size)
+	if size >= 20 || strings.Contains(p.eval(`location.search`), "view=projector") {
+		t.Errorf("after the button: text %g px, link %s", size, p.eval(`location.search`))
+	}
+}
+
+// TestTabReachesControls: Tab reaches every control of the plane's panel and the page's own.
+func TestTabReachesControls(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("")
+	seen := map[string]bool{}
+	for range 120 {
+		if err := p.Key("Tab"); err != nil {
+			t.Fatal(err)
+		}
+		seen[p.eval(`document.activeElement.id || document.activeElement.name || document.activeElement.textContent`)] = true
+	}
+	for _, id := range []string{"tab-plane", "lang", "projector", "tool", "cls", "preset", "snap", "fit", "plane", "method",
+		"classes", "eta", "bias", "init", "atZero", "epochs", "reset", "speed", "auto", "png", "data-csv", "trace-csv",
+		"csv-file", "trace-scroll", "copy-command", "copy-link"} {
+		if !seen[id] {
+			t.Errorf("Tab never reaches %s", id)
+		}
+	}
+}
+
+// TestFailedStart: a lab's program that cannot start is said in one line on the loading
+// screen (a missing file, a file that is no WebAssembly).
+func TestFailedStart(t *testing.T) {
+	setup(t)
+	for _, tc := range []struct{ name, wasm, want string }{
+		{"missing", "", "mark1-lab.wasm: 404"},
+		{"broken", "this is not WebAssembly", "WebAssembly"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := copyPage(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := copyWasmExec(dir); err != nil {
+				t.Fatal(err)
+			}
+			if tc.wasm != "" {
+				if err := os.WriteFile(filepath.Join(dir, "mark1-lab.wasm"), []byte(tc.wasm), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+			defer srv.Close()
+			stub := fixture.stub
+			fixture.stub = "" // the real loader, whatever the other tests use
+			p := newPage(t, 1000, 700)
+			fixture.stub = stub
+			if err := p.Open(p.ctx, srv.URL+"/"); err != nil {
+				t.Fatal(err)
+			}
+			p.waitFor(`document.body.dataset.failed`)
+			shown := p.eval(`document.getElementById("loading-error").hidden ? "" : document.getElementById("loading-error").textContent`)
+			if !strings.Contains(shown, tc.want) || strings.Contains(shown, "\n") {
+				t.Errorf("the loading screen says %q, want one line with %q", shown, tc.want)
+			}
+		})
+	}
+}
