@@ -389,3 +389,33 @@ func TestFailedStart(t *testing.T) {
 		})
 	}
 }
+
+// geometryTables are the tables of mark1 lab geometry's report under the plane.
+func (p *page) geometryTables() []table {
+	var tabs []table
+	p.json(`[...document.querySelectorAll("#geometry-report table[data-table]")].map((t) => ({name: t.dataset.table,
+		title: t.caption ? t.caption.textContent : "", columns: [...t.tHead.rows[0].cells].map((c) => c.textContent),
+		rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))}))`, &tabs)
+	return tabs
+}
+
+// TestWorksheetLinksInBrowser: every worksheet's link to the page opens what its command
+// prints: the trace's table row for row, geometry's table, a demonstration's tables.
+func TestWorksheetLinksInBrowser(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	for _, l := range worksheetLinks(t) {
+		t.Run(l.file+"/"+strings.Join(l.args, "_"), func(t *testing.T) {
+			p.t = t
+			p.open(strings.TrimPrefix(l.link, "/lab/"))
+			switch {
+			case l.args[0] == "lab" && l.args[1] == "trace":
+				same(t, l.link, p.traceRows(), mark1Trace(t, l.args[2:]...))
+			case l.args[0] == "lab" && l.args[1] == "geometry":
+				p.waitFor(`document.querySelector("#geometry-report table[data-table]")`)
+				sameTables(t, l.link, p.geometryTables(), mark1Tables(t, l.args...))
+			default:
+				sameTables(t, l.link, p.demoTables(), mark1Tables(t, l.args...))
+			}
+		})
+	}
+}

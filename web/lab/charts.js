@@ -3,7 +3,7 @@
 // maps, bars) drawn from their data. Drawing only: every number comes from the lab's code.
 
 import { number } from "./i18n.js";
-import { niceStep, marker } from "./plane.js";
+import { niceStep, marker, regionImage, tint } from "./plane.js";
 
 export const palette = ["#1d5fbf", "#c62f2a", "#23843a", "#8a3fb0", "#d17a00", "#00838f", "#6d4c41", "#555555"];
 
@@ -272,19 +272,15 @@ function arrowHead(ctx, x0, y0, x1, y1, color) {
 }
 
 function drawRegions(ctx, g, X, Y) {
-  const cw = (g.xmax - g.xmin) / g.cols, ch = (g.ymax - g.ymin) / g.rows;
-  const cls = g.class || g.cells || [];
-  for (let r = 0; r < g.rows; r++) {
-    for (let c = 0; c < g.cols; c++) {
-      const v = cls[r * g.cols + c];
-      if (g.grey > 0 && v >= g.grey) {
-        const shade = Math.max(120, 215 - 45 * (v - g.grey));
-        ctx.fillStyle = `rgb(${shade},${shade},${shade})`;
-      } else ctx.fillStyle = palette[v % palette.length] + "30";
-      const x0 = X(g.xmin + c * cw), x1 = X(g.xmin + (c + 1) * cw), y0 = Y(g.ymin + (r + 1) * ch), y1 = Y(g.ymin + r * ch);
-      ctx.fillRect(x0, y0, x1 - x0 + 0.5, y1 - y0 + 0.5);
+  const img = regionImage(g.cols, g.rows, g.class || g.cells || [], (v) => {
+    if (g.grey > 0 && v >= g.grey) {
+      const shade = Math.max(120, 215 - 45 * (v - g.grey));
+      return `rgb(${shade},${shade},${shade})`;
     }
-  }
+    return tint(palette[v % palette.length], 0.2);
+  });
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(img, X(g.xmin), Y(g.ymax), X(g.xmax) - X(g.xmin), Y(g.ymin) - Y(g.ymax));
 }
 
 function title(ctx, f, w, h, box) {

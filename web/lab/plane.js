@@ -14,7 +14,29 @@ import { t, number } from "./i18n.js";
 import { numberText, toNumber, labelText } from "./query.js";
 
 export const colors = ["#1d5fbf", "#c62f2a", "#23843a", "#8a3fb0"];
-const light = ["rgba(29,95,191,0.13)", "rgba(198,47,42,0.13)", "rgba(35,132,58,0.16)", "rgba(138,63,176,0.15)"];
+const light = colors.map((c) => tint(c, 0.16));
+
+// tint mixes a colour ("#rrggbb") with white: f of the colour, the rest white.
+export function tint(hex, f) {
+  const v = [1, 3, 5].map((i) => Math.round(255 - f * (255 - parseInt(hex.slice(i, i + 2), 16))));
+  return `rgb(${v.join(",")})`;
+}
+
+// regionImage paints a grid of classes (cells[r * cols + c], row 0 at the bottom) one pixel
+// a cell, to be drawn scaled: no seams between cells.
+export function regionImage(cols, rows, cells, fill) {
+  const img = document.createElement("canvas");
+  img.width = cols;
+  img.height = rows;
+  const ctx = img.getContext("2d");
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      ctx.fillStyle = fill(cells[r * cols + c]);
+      ctx.fillRect(c, rows - 1 - r, 1, 1);
+    }
+  }
+  return img;
+}
 const shapes = ["circle", "square", "triangle", "diamond"];
 
 // classIndex is a label's place in colors: +1 first, -1 second; for K classes the class itself.
@@ -323,16 +345,11 @@ export class Plane {
   }
 
   drawRegions(ctx, g) {
-    const K = this.classes, cw = (g.xmax - g.xmin) / g.cols, ch = (g.ymax - g.ymin) / g.rows;
-    for (let r = 0; r < g.rows; r++) {
-      for (let c = 0; c < g.cols; c++) {
-        const v = g.cells[r * g.cols + c];
-        ctx.fillStyle = v < K ? light[v % light.length] : v === K ? "#dcdcdc" : "#9a9a9a";
-        const [x0, y0] = this.toScreen([g.xmin + c * cw, g.ymin + (r + 1) * ch]);
-        const [x1, y1] = this.toScreen([g.xmin + (c + 1) * cw, g.ymin + r * ch]);
-        ctx.fillRect(x0, y0, x1 - x0 + 0.5, y1 - y0 + 0.5);
-      }
-    }
+    const K = this.classes;
+    const img = regionImage(g.cols, g.rows, g.cells, (v) => (v < K ? light[v % light.length] : v === K ? "#dcdcdc" : "#9a9a9a"));
+    const [x0, y0] = this.toScreen([g.xmin, g.ymax]), [x1, y1] = this.toScreen([g.xmax, g.ymin]);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(img, x0, y0, x1 - x0, y1 - y0);
   }
 
   // drawSides shades the side where g(x) > 0 (the class +1) and the side where g(x) < 0.

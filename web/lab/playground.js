@@ -8,7 +8,7 @@ import * as q from "./query.js";
 import { Plane, clip, colors, classIndex } from "./plane.js";
 import { stack, weightSpace } from "./charts.js";
 import { presets } from "./presets.js";
-import { table, csv } from "./report.js";
+import { table, csv, render as renderReport } from "./report.js";
 import { download, throttle } from "./util.js";
 
 // The settings of a session as the page keeps them (text, as a link writes them).
@@ -78,6 +78,7 @@ export class Playground {
     $("csv-file").addEventListener("change", async () => { const f = $("csv-file").files[0]; if (f) this.loadCSV(await f.text()); $("csv-file").value = ""; });
     $("csv-box").addEventListener("toggle", () => { if ($("csv-box").open) $("csv-text").value = this.call(() => this.api.csv(this.id)) || ""; });
     $("csv-load").addEventListener("click", () => this.loadCSV($("csv-text").value));
+    $("geometry-box").addEventListener("toggle", () => { this.renderGeometry(); this.hooks.changed(); });
   }
 
   // fillPresets writes the presets' names (again, in the language in use).
@@ -145,6 +146,7 @@ export class Playground {
     const speed = Number(q.get(pairs, "speed", "4"));
     if (speed >= 1 && speed <= 60) { this.$("speed").value = String(speed); this.$("speed-out").textContent = String(speed); }
     let steps = Number(q.get(pairs, "steps", "0")) || 0;
+    this.$("geometry-box").open = q.get(pairs, "demo") === "geometry";
     if (q.get(pairs, "demo") === "geometry" && q.has(pairs, "w")) {
       // geometry --w W draws those weights: start from them and take no step.
       cfg.init = q.get(pairs, "w");
@@ -321,6 +323,7 @@ export class Playground {
     this.renderTrace(st && st.trace);
     this.renderCharts(st);
     this.renderNovikoff(st && st.novikoff);
+    this.throttledGeometry();
     const running = st && st.status === "running";
     for (const b of ["step", "epoch", "to-end", "run"]) this.$(b).disabled = !running && !(b === "run" && this.running);
     this.throttledChanged();
@@ -328,6 +331,35 @@ export class Playground {
   }
 
   throttledChanged = throttle(() => this.hooks.changed(), 400);
+  throttledGeometry = throttle(() => this.renderGeometry(), 300);
+
+  // traceable says whether mark1 lab trace (and geometry) run these settings: two classes,
+  // one of the trace's rules.
+  traceable() {
+    return this.cfg.classes === "2" && traceRules.includes(this.cfg.method);
+  }
+
+  // renderGeometry shows, when its box is open, mark1 lab geometry's report of the points and
+  // the current w: each sample's projection onto w and its distance from the boundary,
+  // exactly, run by the lab's code.
+  renderGeometry() {
+    const box = this.$("geometry-report");
+    if (!this.$("geometry-box").open) return;
+    const st = this.state;
+    if (this.cfg.classes !== "2" || !st || !st.w || !st.w.exact || Array.isArray(st.w.exact[0])) {
+      box.textContent = t("geometryTwo");
+      return;
+    }
+    const pairs = this.points.map((p) => ["point", q.pointText(p, 2)]);
+    if (this.cfg.bias !== defaults.bias) pairs.push(["bias", this.cfg.bias]);
+    pairs.push(["w", st.w.exact.join(",")]);
+    try {
+      const r = this.api.run("geometry", q.format(pairs).slice(1));
+      renderReport(box, Object.assign({}, r.report, { figures: [] }));
+    } catch (e) {
+      box.textContent = e && e.message ? e.message : String(e);
+    }
+  }
 
   renderWeights(st) {
     const box = this.$("weights"), K = Number(this.cfg.classes);
@@ -445,8 +477,9 @@ export class Playground {
   // trace's), the points, and the page's own (auto=0&steps=N when not run to the end).
   query() {
     const c = this.cfg, out = [];
-    const traceable = c.classes === "2" && traceRules.includes(c.method);
-    out.push(["demo", traceable ? "trace" : "playground"]);
+    const traceable = this.traceable();
+    const geometry = traceable && this.auto && this.$("geometry-box").open;
+    out.push(["demo", geometry ? "geometry" : traceable ? "trace" : "playground"]);
     if (!traceable) out.push(["method", c.method]);
     else if (c.method !== "fixed") out.push(["rule", c.method]);
     if (c.classes !== "2") out.push(["classes", c.classes], ["multiclass", c.multiclass]);

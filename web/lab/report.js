@@ -64,6 +64,8 @@ export function render(root, report) {
     sec.append(save);
     root.append(sec);
   }
+  const figs = el("div", { class: "figures" });
+  if ((report.figures || []).length) root.append(figs);
   for (const f of report.figures || []) {
     const canvas = el("canvas", { role: "img", "aria-label": f.title || f.name || "" });
     const fig = el("figure", { class: "report-figure" }, canvas);
@@ -71,7 +73,7 @@ export function render(root, report) {
     const save = el("button", { class: "small", text: t("png") });
     save.addEventListener("click", () => canvas.toBlob((b) => download(`${f.name || "figure"}.png`, b, "image/png")));
     fig.append(save);
-    root.append(fig);
+    figs.append(fig);
     requestAnimationFrame(() => figure(canvas, f));
   }
   if (report.notes && report.notes.length) {
