@@ -136,8 +136,10 @@ export function stack(canvas, x, panels, opt = {}) {
       x.forEach((xv, j) => { if (finite(p.y[j])) { ctx.beginPath(); ctx.arc(X(xv), Y(p.y[j]), 2.5 * textScale, 0, 7); ctx.fill(); } });
     }
     ctx.font = font(12, "bold");
-    ctx.fillStyle = palette[i % palette.length];
     const label = p.value !== undefined ? `${p.name} = ${p.value}` : p.name;
+    ctx.fillStyle = "rgba(255,255,255,0.85)";
+    ctx.fillRect(box.x + 3, box.y + 2, ctx.measureText(label).width + 6, 16 * textScale);
+    ctx.fillStyle = palette[i % palette.length];
     ctx.fillText(label, box.x + 6, box.y + 14 * textScale);
   });
   ctx.font = font(11);

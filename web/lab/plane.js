@@ -339,6 +339,12 @@ export class Plane {
     if (st && st.regions) this.drawRegions(ctx, st.regions);
     else if (st && st.boundary && st.boundary.ok) this.drawSides(ctx, st.boundary);
     this.drawGrid(ctx, k);
+    // K classes: each discriminant's line, in its class's colour where it has one.
+    for (const [i, u] of ((st && st.units) || []).entries()) {
+      if (u.boundary && u.boundary.ok) this.line(ctx, u.boundary, colors[i % colors.length], 1.5 * k, [6 * k, 4 * k]);
+    }
+    // The pocket's weights, beside the rule's own.
+    if (st && st.pocket && st.pocket.boundary && st.pocket.boundary.ok) this.line(ctx, st.pocket.boundary, "#d17a00", 2.5 * k, [9 * k, 5 * k]);
     if (st && st.boundary && st.boundary.ok && !st.regions) this.drawBoundary(ctx, st.boundary, k);
     this.drawPoints(ctx, k);
     if (this.focused) this.drawCursor(ctx, k);
@@ -346,7 +352,7 @@ export class Plane {
 
   drawRegions(ctx, g) {
     const K = this.classes;
-    const img = regionImage(g.cols, g.rows, g.cells, (v) => (v < K ? light[v % light.length] : v === K ? "#dcdcdc" : "#9a9a9a"));
+    const img = regionImage(g.cols, g.rows, g.class || g.cells || [], (v) => (v < K ? light[v % light.length] : v === K ? "#dcdcdc" : "#9a9a9a"));
     const [x0, y0] = this.toScreen([g.xmin, g.ymax]), [x1, y1] = this.toScreen([g.xmax, g.ymin]);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(img, x0, y0, x1 - x0, y1 - y0);
@@ -389,10 +395,9 @@ export class Plane {
     ctx.fillText("x2", this.toScreen([0, 0])[0] + 6, 16 * k);
   }
 
-  drawBoundary(ctx, b, k) {
-    const rect = this.world(), n = Math.hypot(b.a, b.b);
-    // The line: where it crosses the frame.
-    const pts = [];
+  // line draws a x1 + b x2 + c = 0 where it crosses the frame.
+  line(ctx, b, color, width, dash) {
+    const rect = this.world(), pts = [];
     for (let i = 0; i < 4; i++) {
       const p = rect[i], q = rect[(i + 1) % 4];
       const fp = b.a * p[0] + b.b * p[1] + b.c, fq = b.a * q[0] + b.b * q[1] + b.c;
@@ -402,14 +407,20 @@ export class Plane {
         pts.push([p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])]);
       }
     }
-    if (pts.length >= 2) {
-      ctx.strokeStyle = "#111";
-      ctx.lineWidth = 2.5 * k;
-      ctx.beginPath();
-      ctx.moveTo(...this.toScreen(pts[0]));
-      ctx.lineTo(...this.toScreen(pts[1]));
-      ctx.stroke();
-    }
+    if (pts.length < 2) return;
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dash || []);
+    ctx.beginPath();
+    ctx.moveTo(...this.toScreen(pts[0]));
+    ctx.lineTo(...this.toScreen(pts[1]));
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+
+  drawBoundary(ctx, b, k) {
+    const n = Math.hypot(b.a, b.b);
+    this.line(ctx, b, "#111", 2.5 * k);
     // w, normal to the line, from the foot of the perpendicular from the origin, which is
     // -w0/|w| along w's direction.
     const u = [b.a / n, b.b / n], off = b.offset;

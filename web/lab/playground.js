@@ -19,10 +19,10 @@ export const defaults = { classes: "2", method: "fixed", multiclass: "ovr", bias
 const uses = {
   eta: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
   schedule: ["variable"],
-  margin: ["margin"],
+  margin: ["margin", "variable"],
   lambda: ["lsq"],
   init: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
-  atZero: ["fixed", "batch", "variable", "pocket", "pocket-ratchet"],
+  atZero: ["fixed", "batch", "pocket", "pocket-ratchet"],
   epochs: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
 };
 const traceRules = ["fixed", "margin", "batch"];
@@ -74,7 +74,13 @@ export class Playground {
     $("auto").addEventListener("change", () => { this.auto = $("auto").checked; if (this.auto) this.act((id) => this.api.runToEnd(id)); else this.hooks.changed(); });
     $("png").addEventListener("click", () => $("plane").toBlob((b) => download("lab-plane.png", b, "image/png")));
     $("data-csv").addEventListener("click", () => { const s = this.call(() => this.api.csv(this.id)); if (s !== null) download("points.csv", s, "text/csv"); });
-    $("trace-csv").addEventListener("click", () => { const tr = this.state && this.state.trace; if (tr) download("trace.csv", csv(tr.columns, tr.rows), "text/csv"); });
+    $("trace-csv").addEventListener("click", () => {
+      const tr = this.state && this.state.trace;
+      if (!tr) return;
+      // Every row: the lab's own CSV when it offers one (the state holds the last rows only).
+      const text = typeof this.api.traceCSV === "function" ? this.call(() => this.api.traceCSV(this.id)) : csv(tr.columns, tr.rows);
+      if (text !== null) download("trace.csv", text, "text/csv");
+    });
     $("csv-file").addEventListener("change", async () => { const f = $("csv-file").files[0]; if (f) this.loadCSV(await f.text()); $("csv-file").value = ""; });
     $("csv-box").addEventListener("toggle", () => { if ($("csv-box").open) $("csv-text").value = this.call(() => this.api.csv(this.id)) || ""; });
     $("csv-load").addEventListener("click", () => this.loadCSV($("csv-text").value));
@@ -187,9 +193,11 @@ export class Playground {
   // config is the session's config as the contract reads it.
   config() {
     const c = this.cfg;
+    const reads = (k) => uses[k].includes(c.method);
     return { points: this.points.map((p) => [p.x[0], p.x[1], p.label]), classes: Number(c.classes) || 2, method: c.method,
-      multiclass: c.multiclass, bias: c.bias, init: c.init, eta: c.eta, margin: c.margin, schedule: c.schedule,
-      lambda: c.lambda, atZero: c.atZero, epochs: Number(c.epochs) || 100 };
+      multiclass: c.multiclass, bias: c.bias, init: reads("init") ? c.init : "", eta: reads("eta") ? c.eta : "1",
+      margin: reads("margin") ? c.margin : "0", schedule: reads("schedule") ? c.schedule : "",
+      lambda: reads("lambda") ? c.lambda : "0", atZero: reads("atZero") ? c.atZero : "wrong", epochs: Number(c.epochs) || 100 };
   }
 
   // restart makes a new session of the points and settings, and runs it to the end (auto) or
@@ -204,7 +212,7 @@ export class Playground {
     if (id === null) { this.render(null); return; }
     this.id = id;
     let st = this.call(() => this.api.state(id));
-    if (st && this.auto) st = this.call(() => this.api.runToEnd(id)) || st;
+    if (st && this.auto && this.points.length) st = this.call(() => this.api.runToEnd(id)) || st;
     else for (let i = 0; st && i < steps && st.status === "running"; i++) st = this.call(() => this.api.step(id)) || st;
     this.render(st);
     if (!this.plane.inView()) this.plane.fit();
@@ -233,7 +241,7 @@ export class Playground {
     const before = this.points.map((p) => ({ x: p.x.slice(), label: p.label }));
     let st = this.call(f);
     if (st === null) { this.points = before; this.plane.update(this.points, this.state, Number(this.cfg.classes)); return; }
-    if (this.auto) st = this.call(() => this.api.runToEnd(this.id)) || st;
+    if (this.auto && this.points.length) st = this.call(() => this.api.runToEnd(this.id)) || st;
     this.render(st);
   }
 
@@ -256,9 +264,9 @@ export class Playground {
   loadCSV(text) {
     const st = this.call(() => this.api.loadCSV(this.id, text));
     if (st === null) return;
-    this.points = (st.points || []).map((p) => ({ x: p.x.map((v) => String(v)), label: p.label }));
+    this.points = (st.points || []).map((p) => ({ x: p.exact ? p.exact.slice() : p.x.map((v) => String(v)), label: p.label }));
     let s = st;
-    if (this.auto) s = this.call(() => this.api.runToEnd(this.id)) || st;
+    if (this.auto && this.points.length) s = this.call(() => this.api.runToEnd(this.id)) || st;
     this.fillClasses();
     this.render(s);
     this.plane.fit();
@@ -381,12 +389,14 @@ export class Playground {
       add("−w0/|w|", number(b.offset));
       add(t("boundary"), `${number(b.a)} x1 ${b.b < 0 ? "−" : "+"} ${number(Math.abs(b.b))} x2 ${b.c < 0 ? "−" : "+"} ${number(Math.abs(b.c))} = 0`, "mono");
     } else if (b) add(t("boundary"), t("noBoundary"));
+    if (st.pocket && st.pocket.w) add(t("pocket"), `(${st.pocket.w.exact.join(", ")}), ${t("pocketMisses", { n: st.pocket.misses })}`, "mono");
+    for (const u of st.units || []) add(u.name, `(${u.w.map((v) => number(v)).join(", ")})`, "mono");
     const c = st.criteria;
     if (c) {
       add(t("zeroOne"), String(c.zeroOne));
-      add("E_P", String(c.EP));
-      add("E_Q", String(c.EQ));
-      add(`E_R (b = ${c.b !== undefined ? c.b : this.cfg.margin})`, String(c.ER));
+      add("E_P", val(c.EP));
+      add("E_Q", val(c.EQ));
+      add(`E_R (b = ${c.b !== undefined ? val(c.b) : this.cfg.margin})`, val(c.ER));
     }
     box.append(dl);
     // Every point's score and signed distance, as text: a tablet has no hover, a screen reader
@@ -402,45 +412,70 @@ export class Playground {
     }
   }
 
+  // renderTrace shows the trace as mark1 lab trace prints it, growing: the state holds its
+  // last rows (first: the place of the first of them, total: how many there are), and only the
+  // rows not yet shown are added. The table keeps at most traceLimit rows; the CSV has all.
   renderTrace(tr) {
-    const tab = this.$("trace"), note = this.$("trace-note");
-    if (!tr || !tr.columns) { tab.replaceChildren(); note.textContent = ""; this.traceShown = { n: 0, first: "", last: "", cols: "" }; return; }
-    const rows = tr.rows || [], cols = tr.columns.join("\u0000");
-    const sh = this.traceShown;
-    const same = sh.cols === cols && rows.length >= sh.n && sh.n > 0 && JSON.stringify(rows[sh.start]) === sh.first && JSON.stringify(rows[sh.n - 1]) === sh.last;
+    const tab = this.$("trace"), note = this.$("trace-note"), sh = this.traceShown;
+    const epochs = this.$("trace-epochs");
+    if (!tr || !tr.columns) {
+      tab.replaceChildren();
+      epochs.replaceChildren();
+      note.textContent = "";
+      this.traceShown = { n: 0, last: "", cols: "" };
+      return;
+    }
+    const rows = tr.rows || [], first = tr.first || 0, total = tr.total !== undefined ? tr.total : first + rows.length;
+    const cols = tr.columns.join("\u0000");
+    // What is shown still stands when the columns are the same and the last row shown is the
+    // same row of this state (or the new rows start right after it).
+    const at = sh.n - 1 - first;
+    const same = sh.cols === cols && sh.n > 0 && total >= sh.n && sh.n >= first &&
+      (at < 0 ? sh.n === first : JSON.stringify(rows[at]) === sh.last);
     let body = tab.tBodies[0];
-    let from = sh.n;
-    if (!same || rows.length - traceLimit > sh.start + traceLimit / 2) {
+    let from = Math.max(sh.n, first);
+    if (!same || !body) {
       tab.replaceChildren(table(tr.columns, []).tHead);
       body = tab.createTBody();
-      from = Math.max(0, rows.length - traceLimit);
-      sh.start = from;
+      from = first;
       sh.cols = cols;
     }
     const prev = body.querySelector("tr.current");
     if (prev) prev.classList.remove("current");
+    const met = tr.columns.indexOf("met");
     const frag = document.createDocumentFragment();
-    for (let i = from; i < rows.length; i++) {
-      const tr2 = document.createElement("tr");
-      for (const c of rows[i]) { const td = document.createElement("td"); td.textContent = c; tr2.append(td); }
-      if (rows[i][7] === "no" || rows[i].includes("no")) tr2.classList.add("unmet");
-      frag.append(tr2);
+    for (let i = from; i < total; i++) {
+      const row = rows[i - first];
+      const r = document.createElement("tr");
+      for (const c of row) { const td = document.createElement("td"); td.textContent = c; r.append(td); }
+      if (met >= 0 && row[met] === "no") r.classList.add("unmet");
+      frag.append(r);
     }
     body.append(frag);
+    while (body.rows.length > traceLimit) body.deleteRow(0);
     if (body.lastElementChild) body.lastElementChild.classList.add("current");
-    sh.n = rows.length;
-    sh.first = JSON.stringify(rows[sh.start]);
+    sh.n = total;
     sh.last = JSON.stringify(rows[rows.length - 1]);
-    note.textContent = rows.length > traceLimit ? t("traceLimit", { shown: traceLimit, all: rows.length }) : rows.length ? "" : t("traceEmpty");
+    const shown = body.rows.length;
+    note.textContent = total > shown ? t("traceLimit", { shown, all: total }) : total ? "" : t("traceEmpty");
     const sc = this.$("trace-scroll");
     sc.scrollTop = sc.scrollHeight;
+    epochs.replaceChildren();
+    if (tr.epochRows && tr.epochRows.length) {
+      const wrap = document.createElement("div");
+      wrap.className = "table-scroll epochs";
+      wrap.tabIndex = 0;
+      wrap.append(table(tr.epochColumns || [], tr.epochRows, t("traceEpochs")));
+      epochs.append(wrap);
+      wrap.scrollTop = wrap.scrollHeight;
+    }
   }
 
   renderCharts(st) {
     const hist = (st && st.history) || [];
     const crit = (st && st.criteria) || {};
     const names = [["zeroOne", t("zeroOne")], ["EP", "E_P"], ["EQ", "E_Q"], ["ER", "E_R"]];
-    stack(this.$("chart-history"), hist.map((h) => h.step), names.map(([k, n]) => ({ name: n, y: hist.map((h) => num(h[k])), value: crit[k] })),
+    stack(this.$("chart-history"), hist.map((h) => h.step), names.map(([k, n]) => ({ name: n, y: hist.map((h) => num(h[k])), value: crit[k] === undefined ? undefined : val(crit[k]) })),
       { xlabel: t("steps"), dots: true });
     const line = (st && st.line) || { ts: [] };
     stack(this.$("chart-line"), line.ts || [], names.map(([k, n]) => ({ name: n, y: (line[k] || []).map(num) })), { xlabel: "t", mark: 1 });
@@ -463,6 +498,7 @@ export class Playground {
     const p = document.createElement("p");
     box.append(h, p);
     if (!nv.separable) { p.textContent = t("novikoffNo"); return; }
+    if (nv.bound === null || nv.bound === undefined) { p.textContent = t("novikoffNoMargin", { updates: nv.updates }); return; }
     const bound = num(nv.bound);
     p.textContent = t("novikoffYes", { updates: nv.updates, bound: number(bound), R2: number(num(nv.R2)), gamma2: number(num(nv.gamma2)) });
     const bar = document.createElement("meter");
@@ -504,6 +540,13 @@ export class Playground {
   }
 }
 
+// val is a value the lab gives exactly ({exact, float}) as its exact text.
+function val(v) {
+  if (v === null || v === undefined) return "–";
+  return typeof v === "object" ? (v.exact !== undefined && v.exact !== "" ? v.exact : number(v.float)) : String(v);
+}
+
 function num(v) {
+  if (v !== null && typeof v === "object") return v.float;
   return v === null || v === undefined ? NaN : q.toNumber(v);
 }

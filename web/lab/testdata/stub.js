@@ -146,7 +146,7 @@
     const norm = Math.hypot(a, b);
     const pts = s.points.map((p) => {
       const g = dot(s.w, augment(s, p.x));
-      return { x: p.x.slice(), label: p.label, g, dist: norm > 0 ? g / norm : null, met: p.label * g > 0 };
+      return { x: p.x.slice(), exact: p.x.map(fmt), label: p.label, g, dist: norm > 0 ? g / norm : 0, met: p.label * g > 0 };
     });
     const cur = criteria(s, s.w);
     const ts = [], line = { ts, zeroOne: [], EP: [], EQ: [], ER: [] };
@@ -170,25 +170,27 @@
     if (s.cfg.classes > 2) {
       const cols = 40, rows = 40, cells = [];
       for (let r = 0; r < rows; r++) for (let cc = 0; cc < cols; cc++) cells.push((r + cc) % (s.cfg.classes + 2));
-      regions = { xmin: -4, xmax: 4, ymin: -4, ymax: 4, cols, rows, cells };
+      regions = { xmin: -4, xmax: 4, ymin: -4, ymax: 4, cols, rows, class: cells, grey: s.cfg.classes };
     }
     return {
       points: pts,
       w: { exact: s.w.map(fmt), float: s.w.slice() },
       bias: s.cfg.bias,
       boundary: { ok: norm > 0, a, b, c, normal: [a, b], offset: norm > 0 ? -c / norm : null, norm },
-      trace: { columns: ["step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "met", "new w"], rows: s.rows.slice() },
+      trace: { columns: ["step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "met", "new w"], rows: s.rows.slice(-200),
+        first: Math.max(0, s.rows.length - 200), total: s.rows.length, epochColumns: ["epoch", "samples not met", "w at its end"],
+        epochRows: s.epochs.slice() },
       epochs: s.epochs.slice(),
       updates: s.updates,
       step: s.step,
       status: s.status,
-      criteria: { zeroOne: cur.zeroOne, EP: fmt(cur.EP), EQ: fmt(cur.EQ), ER: fmt(cur.ER), b: s.cfg.margin,
-        float: cur },
+      criteria: { zeroOne: cur.zeroOne, EP: { exact: fmt(cur.EP), float: cur.EP }, EQ: { exact: fmt(cur.EQ), float: cur.EQ },
+        ER: { exact: fmt(cur.ER), float: cur.ER }, b: { exact: String(s.cfg.margin), float: num(s.cfg.margin) } },
       history: s.history.slice(),
       line,
       weightSpace: { w0, halfPlanes: s.points.map((p) => { const x = augment(s, p.x); return { a: p.label * x[i1], b: p.label * x[i2], c: p.label * x[bi] * w0 }; }),
         path: s.path.map((w) => [w[i1], w[i2]]) },
-      novikoff: { separable, R2, gamma2, bound: gamma2 ? R2 / gamma2 : null, updates: s.updates },
+      novikoff: { separable, R2, gamma2, bound: gamma2 ? R2 / gamma2 : null, updates: s.updates, from: separable ? "weights" : "" },
       regions,
       command: "mark1 lab trace " + (s.cfg.bias !== "last" ? `--bias ${s.cfg.bias} ` : "") + (s.cfg.init ? `--init=${s.cfg.init} ` : "") +
         s.points.map((p) => `--point ${p.x.join(",")},${p.label > 0 ? "+1" : p.label}`).join(" "),
@@ -282,6 +284,7 @@
       return state(s);
     },
     reset(id) { const s = get(id); resetSession(s); return state(s); },
+    traceCSV(id) { const s = get(id); return ["step,epoch,sample,x,y,w.x,y(w.x),met,new w", ...s.rows.map((r) => r.map((c) => (c.includes(",") ? `"${c}"` : c)).join(","))].join("\n") + "\n"; },
     csv(id) { return get(id).points.map((p) => `${p.x[0]},${p.x[1]},${p.label > 0 ? "+1" : p.label}`).join("\n") + "\n"; },
     loadCSV(id, text) {
       const s = get(id), pts = [];
