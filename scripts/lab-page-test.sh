@@ -12,4 +12,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 go=${GO:-go}
 bash scripts/need.sh chromium
-MARK1_BROWSER_TEST=1 "$go" test -count=1 ./web/lab/
+MARK1_BROWSER_TEST=1 "$go" test -count=1 ./internal/devtools/ ./web/lab/
