@@ -240,7 +240,9 @@ func (p *page) json(expr string, out any) {
 
 func (p *page) waitFor(expr string) {
 	p.t.Helper()
-	if err := p.WaitFor(p.ctx, expr); err != nil {
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := p.WaitFor(ctx, expr); err != nil {
 		p.t.Fatal(err)
 	}
 }
