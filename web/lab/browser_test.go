@@ -1,10 +1,12 @@
 package labpage
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -248,6 +250,7 @@ func TestRetina(t *testing.T) {
 	p := newPage(t, 1400, 1000)
 	p.open("?demo=retina&card=builtin:ef/0")
 	type state struct {
+		Shown   string    `json:"shown"`
 		AUnits  []int     `json:"aunits"`
 		Sums    []float64 `json:"sums"`
 		Trained int       `json:"trained"`
@@ -283,11 +286,11 @@ func TestRetina(t *testing.T) {
 	if err := p.Mouse("mouseReleased", x, r[1]+17.5*cell, "left"); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor(`mark1labPage.retina.state.cells.filter((c, i) => c && i % 20 === 16).length >= 15`)
+	p.waitFor(`mark1labPage.retina.state.drawing.filter((c, i) => c && i % 20 === 16).length >= 15`)
 	var drawn state
 	p.json(`mark1labPage.retina.state`, &drawn)
-	if slices.Equal(drawn.AUnits, st.AUnits) {
-		t.Errorf("the stroke left the A-units as they were")
+	if drawn.Shown != "drawing" || slices.Equal(drawn.AUnits, st.AUnits) {
+		t.Errorf("after the stroke the machine is shown %q, its A-units as they were: %v", drawn.Shown, slices.Equal(drawn.AUnits, st.AUnits))
 	}
 	if link := p.eval(`location.search`); !strings.Contains(link, "cells=") {
 		t.Errorf("the link %s does not hold the drawing", link)
@@ -295,14 +298,65 @@ func TestRetina(t *testing.T) {
 	p.eval(`document.querySelector("#teach button:last-child").click()`)
 	var taught state
 	p.json(`mark1labPage.retina.state`, &taught)
-	if slices.Equal(taught.Sums, drawn.Sums) && taught.Trained == drawn.Trained {
-		t.Errorf("teaching changed neither the sums %v nor the count %d", taught.Sums, taught.Trained)
+	if taught.Trained != drawn.Trained+1 {
+		t.Errorf("one teaching counts %d presentations, before %d", taught.Trained, drawn.Trained)
 	}
 	p.eval(`document.getElementById("train").click()`)
 	var trained state
 	p.json(`mark1labPage.retina.state`, &trained)
 	if trained.Trained <= taught.Trained {
 		t.Errorf("training on a set left the count at %d (before %d)", trained.Trained, taught.Trained)
+	}
+}
+
+// TestRetinaTrainLink: a link that trains the Mark I on a built-in set gives mark1 train's
+// epochs and accuracy for the same seed, ideal and with the analog flaws.
+func TestRetinaTrainLink(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	type epoch struct{ Epoch, Cards, Mistakes, Corrections int }
+	type result struct{ Cards, Correct int }
+	for _, tc := range []struct {
+		name, query string
+		args        []string
+	}{
+		{"ideal", "?demo=retina&set=ef&train=ef&epochs=5", []string{"train", "--data", "builtin:ef", "--epochs", "5", "--ideal"}},
+		{"analog", "?demo=retina&set=ef&analog=1&seed=3&train=ef&epochs=3", []string{"train", "--data", "builtin:ef", "--epochs", "3", "--seed", "3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			p.open(tc.query)
+			var got struct {
+				Epochs   []epoch `json:"epochs"`
+				Accuracy *result `json:"accuracy"`
+				Command  string  `json:"command"`
+			}
+			p.json(`mark1labPage.retina.state`, &got)
+			cmd := exec.Command(fixture.mark1, append(tc.args, "--json")...)
+			cmd.Dir = t.TempDir()
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("mark1 %s: %v", strings.Join(tc.args, " "), err)
+			}
+			var want struct {
+				Epochs []epoch `json:"epochs"`
+				Train  result  `json:"train"`
+			}
+			if err := json.Unmarshal(out, &want); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Epochs) == 0 || got.Accuracy == nil {
+				t.Fatalf("the page trained no epochs: %+v", got)
+			}
+			if stubbed() {
+				return
+			}
+			if !slices.Equal(got.Epochs, want.Epochs) || *got.Accuracy != want.Train {
+				t.Errorf("the page trained %+v, %+v; mark1 %s: %+v, %+v", got.Epochs, *got.Accuracy, strings.Join(tc.args, " "), want.Epochs, want.Train)
+			}
+			if shown := p.eval(`document.getElementById("command").textContent`); !strings.HasPrefix(shown, "mark1 train") {
+				t.Errorf("the command shown is %q", shown)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import * as q from "./query.js";
+import { table } from "./report.js";
 
 const N = 20;
 export const cardSets = ["ef", "leftright", "squares-circles", "shapes", "letters"];
@@ -48,6 +49,7 @@ export class Retina {
       c.setPointerCapture(e.pointerId);
       const i = this.cellAt(e);
       if (i < 0) return;
+      this.startDrawing();
       this.paint = this.cells[i] ? 0 : 1;
       this.setCell(i);
     });
@@ -60,17 +62,19 @@ export class Retina {
     c.addEventListener("blur", () => this.draw());
     new ResizeObserver(() => this.draw()).observe(c);
     new ResizeObserver(() => this.drawAUnits()).observe($("aunits"));
-    $("retina-clear").addEventListener("click", () => { this.cells.fill(0); this.card = ""; this.drawn = false; this.send(); });
+    $("retina-clear").addEventListener("click", () => { this.cells.fill(0); this.card = ""; this.drawn = true; this.send(); });
     $("card-show").addEventListener("click", () => this.showCard(`builtin:${$("card-set").value}/${Number($("card-index").value) || 0}`));
     $("analog").addEventListener("change", () => this.restart());
     $("retina-seed").addEventListener("change", () => this.restart());
+    $("card-set").addEventListener("change", () => this.showCard(`builtin:${$("card-set").value}/${Number($("card-index").value) || 0}`));
     $("train").addEventListener("click", () => {
       this.trainedOn = [$("train-set").value, Number($("train-epochs").value) || 1];
       this.apply(() => this.api.train(this.id, ...this.trainedOn));
     });
   }
 
-  // open starts from a link: demo=retina&card=builtin:ef/0&cells=HEX&analog=1&seed=N&train=SET&epochs=N.
+  // open starts from a link: demo=retina&set=ef&card=builtin:ef/0 (or cells=HEX, a drawing)
+  // &analog=1&seed=N&train=SET&epochs=N (trained so, as mark1 train does, then shown the card).
   open(pairs) {
     this.$("analog").checked = ["1", "true", "on"].includes(q.get(pairs, "analog"));
     this.$("retina-seed").value = q.get(pairs, "seed", "1");
@@ -82,15 +86,12 @@ export class Retina {
       this.$("train-set").value = this.trainedOn[0];
       this.$("train-epochs").value = String(this.trainedOn[1]);
     }
-    this.restart(cells);
-  }
-
-  // restart makes a new machine (the seed or the flaws changed), shows the card or drawing,
-  // and trains it again as the link says.
-  restart(cells) {
-    if (this.id) this.call(() => this.api.close(this.id));
-    const cfg = { card: this.card, analog: this.$("analog").checked, seed: Number(this.$("retina-seed").value) || 1 };
-    const id = this.call(() => this.api.retina(cfg));
+    const set = q.get(pairs, "set") || (this.card.match(/^builtin:([^/]+)\//) || [])[1] || (this.trainedOn && this.trainedOn[0]) || "ef";
+    this.$("card-set").value = set;
+    const m = this.card.match(/\/(\d+)$/);
+    if (m) this.$("card-index").value = m[1];
+    if (this.id) this.call(() => this.close(this.id));
+    const id = this.call(() => this.api.retina({ card: this.card, set, analog: this.$("analog").checked, seed: this.seed() }));
     if (id === null) return;
     this.id = id;
     let st = this.call(() => this.api.retinaState(id));
@@ -99,17 +100,47 @@ export class Retina {
     this.render(st);
   }
 
+  seed() {
+    return Math.max(1, Math.floor(Number(this.$("retina-seed").value) || 1));
+  }
+
+  close(id) {
+    return typeof this.api.closeRetina === "function" ? this.api.closeRetina(id) : this.api.close(id);
+  }
+
+  // restart makes a fresh machine (the flaws, the seed or the set changed) shown what it was
+  // shown (mark1lab.retinaSet).
+  restart() {
+    const set = this.$("card-set").value;
+    this.trainedOn = null;
+    this.apply(() => this.api.retinaSet(this.id, { analog: this.$("analog").checked, seed: this.seed(), set }));
+  }
+
+  // showCard shows a built-in card of the machine's set (a card of another set makes a fresh
+  // machine for that set's classes first).
   showCard(card) {
     this.card = card;
     this.drawn = false;
-    if (typeof this.api.card === "function") this.apply(() => this.api.card(this.id, card));
-    else this.restart();
+    const set = (card.match(/^builtin:([^/]+)\//) || [])[1];
+    if (this.state && set && set !== this.state.set) {
+      this.trainedOn = null;
+      if (this.call(() => this.api.retinaSet(this.id, { analog: this.$("analog").checked, seed: this.seed(), set })) === null) return;
+    }
+    this.apply(() => this.api.show(this.id, card));
   }
 
   cellAt(e) {
     const r = this.canvas.getBoundingClientRect();
     const c = Math.floor(((e.clientX - r.left) / r.width) * N), row = Math.floor(((e.clientY - r.top) / r.height) * N);
     return c >= 0 && c < N && row >= 0 && row < N ? row * N + c : -1;
+  }
+
+  // startDrawing makes the drawing the student changes: what the retina sees of the card
+  // shown, or the drawing so far.
+  startDrawing() {
+    if (!this.drawn && this.state && this.state.shown && this.state.shown !== "drawing") {
+      this.cells = (this.state.cells || []).map((v) => (v ? 1 : 0));
+    }
   }
 
   setCell(i) {
@@ -125,9 +156,10 @@ export class Retina {
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (moves[e.key]) {
       this.cursor = [Math.max(0, Math.min(N - 1, c + moves[e.key][0])), Math.max(0, Math.min(N - 1, r + moves[e.key][1]))];
-      if (e.shiftKey) { this.paint = 1; this.setCell(this.cursor[1] * N + this.cursor[0]); this.paint = null; }
+      if (e.shiftKey) { this.startDrawing(); this.paint = 1; this.setCell(this.cursor[1] * N + this.cursor[0]); this.paint = null; }
     } else if (e.key === " " || e.key === "Enter") {
       const i = r * N + c;
+      this.startDrawing();
       this.paint = this.cells[i] ? 0 : 1;
       this.setCell(i);
       this.paint = null;
@@ -160,11 +192,14 @@ export class Retina {
   render(st) {
     if (!st) return;
     this.state = st;
-    if (st.cells && st.cells.length === N * N) this.cells = st.cells.map((v) => (v ? 1 : 0));
+    // The drawing the student changes is the lab's (a card shown leaves it as it was).
+    if (st.drawing && st.drawing.length === N * N) this.cells = st.drawing.map((v) => (v ? 1 : 0));
+    else if (!st.drawing && st.cells && st.cells.length === N * N) this.cells = st.cells.map((v) => (v ? 1 : 0));
+    if (st.set) this.$("card-set").value = st.set;
     this.draw();
     this.drawAUnits();
     const fired = (st.aunits || []).filter((v) => v).length;
-    const lit = this.cells.filter((v) => v).length;
+    const lit = (st.cells || this.cells).filter((v) => v).length;
     this.$("aunits-count").textContent = t("aunitsFire", { cells: lit, n: fired, all: (st.aunits || []).length || 512 });
     const names = this.classNames(st);
     const ru = this.$("runits");
@@ -190,7 +225,8 @@ export class Retina {
       row.setAttribute("aria-label", t(s > 0 ? "runitOn" : "runitOff", { r: r + 1, sum: val.textContent }));
       ru.append(row);
     });
-    this.$("answer").textContent = t("answerIs", { answer: st.answer === undefined || st.answer === null || st.answer < 0 ? t("noAnswer") : names[st.answer] || String(st.answer) });
+    const answer = st.answer === undefined || st.answer === null || st.answer < 0 ? t("noAnswer") : st.answerName || names[st.answer] || String(st.answer);
+    this.$("answer").textContent = t("answerIs", { answer });
     const teach = this.$("teach");
     teach.replaceChildren();
     names.forEach((n, k) => {
@@ -200,7 +236,15 @@ export class Retina {
       b.addEventListener("click", () => this.apply(() => this.api.teach(this.id, k)));
       teach.append(b);
     });
-    this.$("trained").textContent = t("trainedCount", { n: st.trained || 0 });
+    this.$("trained").textContent = t("trainedCount", { n: st.trained || 0 }) +
+      (st.accuracy ? " · " + t("trainedAccuracy", { correct: st.accuracy.correct, cards: st.accuracy.cards }) : "");
+    const ep = this.$("retina-epochs");
+    ep.replaceChildren();
+    if (st.epochs && st.epochs.length) {
+      ep.append(table([t("epoch"), t("cardsShown"), t("mistakes"), t("corrections")],
+        st.epochs.map((e) => [String(e.epoch), String(e.cards), String(e.mistakes), String(e.corrections)]), t("trainEpochs")));
+    }
+    document.body.dataset.ready = "1";
     this.hooks.changed();
   }
 
@@ -219,9 +263,17 @@ export class Retina {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#15171c";
     ctx.fillRect(0, 0, r.width, r.width);
+    // Each cell lit (amber) when its S-unit fired at the last presentation; while the student
+    // draws, the drawing itself.
+    const fired = this.paint === null && this.state && this.state.cells && this.state.cells.length === N * N ? this.state.cells : this.cells;
     for (let i = 0; i < N * N; i++) {
-      ctx.fillStyle = this.cells[i] ? "#ffb43c" : "#2b2f38";
+      ctx.fillStyle = fired[i] ? "#ffb43c" : "#2b2f38";
       ctx.fillRect((i % N) * s + 1, Math.floor(i / N) * s + 1, s - 2, s - 2);
+      if (this.drawn && this.cells[i] && !fired[i]) {
+        ctx.strokeStyle = "#ffb43c";
+        ctx.lineWidth = 1.5;
+        ctx.strokeRect((i % N) * s + 3, Math.floor(i / N) * s + 3, s - 6, s - 6);
+      }
     }
     if (document.activeElement === c) {
       ctx.strokeStyle = "#4fc3f7";
@@ -253,6 +305,7 @@ export class Retina {
   // query is the panel's link.
   query() {
     const out = [["demo", "retina"]];
+    if (this.state && this.state.set && !(this.card && !this.drawn)) out.push(["set", this.state.set]);
     if (this.card && !this.drawn) out.push(["card", this.card]);
     if (this.drawn) out.push(["cells", cellsText(this.cells)]);
     if (this.$("analog").checked) out.push(["analog", "1"]);
@@ -262,6 +315,7 @@ export class Retina {
   }
 
   command() {
+    if (this.state && this.state.command) return this.state.command;
     const parts = ["mark1 train"];
     if (this.trainedOn) parts.push(`--data builtin:${this.trainedOn[0]}`, `--epochs ${this.trainedOn[1]}`);
     else parts.push("--data builtin:ef");

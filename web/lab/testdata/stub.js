@@ -301,25 +301,31 @@
     },
     close(id) { sessions.delete(id); return null; },
 
+    retinaSet(id, config) { const s = get(id); s.analog = !!config.analog; s.set = config.set || s.set; s.trained = 0; s.epochs = []; return api.retinaState(id); },
+    show(id, card) { const s = get(id); s.cells = new Array(400).fill(0).map((_, i) => ((i * 7 + card.length) % 5 === 0 ? 1 : 0)); s.shown = card; return api.retinaState(id); },
+    closeRetina(id) { sessions.delete(id); return null; },
     retina(config) {
       const seed = config.seed || 1;
       const wiring = [];
       let r = seed * 2654435761 % 4294967296;
       const rnd = () => (r = (r * 1664525 + 1013904223) % 4294967296) / 4294967296;
       for (let a = 0; a < 512; a++) wiring.push([0, 1, 2, 3, 4].map(() => Math.floor(rnd() * 400)));
-      const s = { wiring, cells: new Array(400).fill(0), weights: [new Array(512).fill(0), new Array(512).fill(0)], trained: 0, analog: !!config.analog };
+      const s = { wiring, cells: new Array(400).fill(0), weights: [new Array(512).fill(0), new Array(512).fill(0)], trained: 0, analog: !!config.analog,
+        set: config.set || "ef", shown: config.card || "", drawing: new Array(400).fill(0), epochs: [] };
       if (config.card) for (let i = 0; i < 400; i++) s.cells[i] = (i % 20 > 5 && i % 20 < 9) || (Math.floor(i / 20) === 4 && i % 20 < 15) ? 1 : 0;
       const id = nextID++;
       sessions.set(id, s);
       return id;
     },
-    draw(id, cells) { const s = get(id); if (cells.length !== 400) throw new Error("draw: want 400 cells"); s.cells = cells.map((c) => (c ? 1 : 0)); return api.retinaState(id); },
+    draw(id, cells) { const s = get(id); if (cells.length !== 400) throw new Error("draw: want 400 cells"); s.cells = cells.map((c) => (c ? 1 : 0)); s.drawing = s.cells.slice(); s.shown = "drawing"; return api.retinaState(id); },
     retinaState(id) {
       const s = get(id);
       const aunits = s.wiring.map((w) => (w.filter((c) => s.cells[c]).length >= 2 ? 1 : 0));
       const sums = s.weights.map((ws) => ws.reduce((t, v, a) => t + (aunits[a] ? v : 0), 0));
       const answer = sums[0] > 0 ? 0 : 1;
-      return { cells: s.cells.slice(), aunits, sums, answer, classes: ["E", "F"], trained: s.trained };
+      return { shown: s.shown, drawing: s.drawing.slice(), cells: s.cells.slice(), aunits, active: aunits.filter((a) => a).length, sums, answer,
+        answerName: ["E", "F"][answer], classes: ["E", "F"], set: s.set, trained: s.trained, epochs: s.epochs.slice(),
+        accuracy: s.epochs.length ? { cards: 60, correct: 50 } : null, command: `mark1 train --data builtin:${s.set} --ideal` };
     },
     teach(id, k) {
       const s = get(id), st = api.retinaState(id);
@@ -327,7 +333,12 @@
       s.trained++;
       return api.retinaState(id);
     },
-    train(id, set, epochs) { const s = get(id); s.trained += 2 * Number(epochs || 1); return api.retinaState(id); },
+    train(id, set, epochs) {
+      const s = get(id);
+      for (let e = 0; e < Number(epochs || 1); e++) s.epochs.push({ epoch: s.epochs.length + 1, cards: 60, mistakes: 9 - e, corrections: 9 - e });
+      s.trained += 60 * Number(epochs || 1);
+      return api.retinaState(id);
+    },
   };
   globalThis.mark1lab = api;
   if (typeof globalThis.mark1labResolve === "function") globalThis.mark1labResolve();
