@@ -81,6 +81,36 @@ func TestTraceLink(t *testing.T) {
 	}
 }
 
+// TestRuleLinks: a link with each of the trace's rules opens the plane with that rule, its
+// trace row for row mark1 lab trace's for the same flags, and the page writes the same link
+// back.
+func TestRuleLinks(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	cloud := "&point=1,1,+1&point=2,0.5,+1&point=0.5,1.5,+1&point=-0.5,0.5,+1&point=-1,-1,-1&point=-2,-0.5,-1&point=0.5,-0.5,-1&point=0,0,-1"
+	for _, tc := range []struct{ name, query string }{
+		{"batch", "demo=trace&rule=batch&point=1,2,+1&point=2,0,-1&point=-1,1,+1"},
+		{"margin", "demo=trace&rule=margin&margin=3&point=1,2,+1&point=2,0,-1&point=-1,1,+1"},
+		{"variable", "demo=trace&rule=margin&eta=2&margin=1/2&schedule=1/sqrt(k)&point=1,2,+1&point=2,0,-1&point=-1,1,+1"},
+		{"pocket", "demo=trace&pocket=run&epochs=6" + cloud},
+		{"ratchet", "demo=trace&bias=first&init=1,0,0&pocket=ratchet&at-zero=+1&epochs=6" + cloud},
+		{"fractions", "demo=trace&bias=first&init=1/3,0,0&eta=1/2&point=1,2,+1&point=2,0,-1&point=-1,1,+1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			p.open("?" + tc.query)
+			var args []string
+			for _, part := range strings.Split(tc.query, "&")[1:] {
+				k, v, _ := strings.Cut(part, "=")
+				args = append(args, "--"+k, v)
+			}
+			sameTrace(t, p, tc.query, mark1Trace(t, args...))
+			if back := p.eval(`location.search`); back != "?"+tc.query {
+				t.Errorf("the page writes the link back as\n%s\nnot\n?%s", back, tc.query)
+			}
+		})
+	}
+}
+
 // screenAt is where the plane draws the point (x1, x2), in the page's CSS pixels.
 func (p *page) screenAt(x1, x2 float64) (x, y float64) {
 	p.t.Helper()

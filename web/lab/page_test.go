@@ -28,6 +28,7 @@ import (
 //	                the tests that compare with mark1 are skipped)
 //	(none)          ./cmd/mark1-lab built for GOOS=js GOARCH=wasm
 //
+// MARK1_BIN is a mark1 to hold the page to (default: ./cmd/mark1, built).
 // MARK1_LAB_SHOTS=DIR writes the screenshots of TestScreenshots into DIR (docs/images).
 
 var fixture struct {
@@ -84,9 +85,12 @@ func build() error {
 		return err
 	}
 	fixture.tmp = tmp
-	fixture.mark1 = filepath.Join(tmp, "mark1")
-	if out, err := goCmd(nil, "build", "-o", fixture.mark1, "./cmd/mark1").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/mark1: %v\n%s", err, out)
+	fixture.mark1 = os.Getenv("MARK1_BIN")
+	if fixture.mark1 == "" {
+		fixture.mark1 = filepath.Join(tmp, "mark1")
+		if out, err := goCmd(nil, "build", "-o", fixture.mark1, "./cmd/mark1").CombinedOutput(); err != nil {
+			return fmt.Errorf("go build ./cmd/mark1: %v\n%s", err, out)
+		}
 	}
 	fixture.dir = os.Getenv("MARK1_LAB_DIR")
 	if fixture.dir == "" {

@@ -25,7 +25,6 @@ const uses = {
   atZero: ["fixed", "batch", "pocket", "pocket-ratchet"],
   epochs: ["fixed", "batch", "margin", "variable", "pocket", "pocket-ratchet"],
 };
-const traceRules = ["fixed", "margin", "batch"];
 const statusKeys = { running: "statusRunning", converged: "statusConverged", cycled: "statusCycled", limit: "statusLimit",
   solved: "statusSolved" };
 const traceLimit = 2000; // rows of the trace drawn at once (the CSV has them all)
@@ -136,7 +135,12 @@ export class Playground {
   open(pairs) {
     const cfg = { ...defaults };
     const set = (k, name) => { if (q.has(pairs, name)) cfg[k] = q.get(pairs, name).trim(); };
+    // The trace's flags name the rule: --rule, and --schedule (the variable increment: the
+    // margin rule with eta(k)) and --pocket (Gallant's, on the fixed rule).
     set("method", "rule");
+    const sched = q.get(pairs, "schedule", "const").trim(), pocket = q.get(pairs, "pocket", "none").trim();
+    if (sched !== "const" && cfg.method === "margin") cfg.method = "variable";
+    if (pocket === "run" || pocket === "ratchet") cfg.method = pocket === "run" ? "pocket" : "pocket-ratchet";
     set("method", "method");
     set("classes", "classes");
     set("multiclass", "multiclass");
@@ -344,7 +348,7 @@ export class Playground {
   // traceable says whether mark1 lab trace (and geometry) run these settings: two classes,
   // one of the trace's rules.
   traceable() {
-    return this.cfg.classes === "2" && traceRules.includes(this.cfg.method);
+    return this.cfg.classes === "2" && !["lsq", "fisher"].includes(this.cfg.method);
   }
 
   // renderGeometry shows, when its box is open, mark1 lab geometry's report of the points and
@@ -516,15 +520,19 @@ export class Playground {
     const traceable = this.traceable();
     const geometry = traceable && this.auto && this.$("geometry-box").open;
     out.push(["demo", geometry ? "geometry" : traceable ? "trace" : "playground"]);
+    // As mark1 lab trace's flags: the variable increment is the margin rule with a schedule,
+    // the pockets are --pocket on the fixed rule.
+    const rule = { batch: "batch", margin: "margin", variable: "margin" }[c.method];
     if (!traceable) out.push(["method", c.method]);
-    else if (c.method !== "fixed") out.push(["rule", c.method]);
+    else if (rule) out.push(["rule", rule]);
     if (c.classes !== "2") out.push(["classes", c.classes], ["multiclass", c.multiclass]);
     if (c.bias !== defaults.bias) out.push(["bias", c.bias]);
     const reads = (k) => uses[k].includes(c.method);
     if (c.init && reads("init")) out.push(["init", c.init]);
     if (c.eta !== defaults.eta && reads("eta")) out.push(["eta", c.eta]);
     if (c.margin !== defaults.margin && reads("margin")) out.push(["margin", c.margin]);
-    if (c.schedule !== defaults.schedule && reads("schedule")) out.push(["schedule", c.schedule]);
+    if (reads("schedule")) out.push(["schedule", c.schedule]);
+    if (c.method === "pocket" || c.method === "pocket-ratchet") out.push(["pocket", c.method === "pocket" ? "run" : "ratchet"]);
     if (c.lambda !== defaults.lambda && reads("lambda")) out.push(["lambda", c.lambda]);
     if (c.atZero !== defaults.atZero && reads("atZero")) out.push(["at-zero", c.atZero]);
     if (c.epochs !== defaults.epochs && reads("epochs")) out.push(["epochs", c.epochs]);
