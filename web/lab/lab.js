@@ -171,6 +171,7 @@ async function main() {
     return;
   }
   setLanguage(q.get(pairs, "lang", (navigator.language || "en").slice(0, 2)));
+  say(t("loadingStart"));
   let api;
   try {
     api = await loadLab(say);
