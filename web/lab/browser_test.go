@@ -3,7 +3,6 @@ package labpage
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -477,13 +476,13 @@ func TestFailedStart(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+			srv := httptest.NewServer(labHandler(dir))
 			defer srv.Close()
 			stub := fixture.stub
 			fixture.stub = "" // the real loader, whatever the other tests use
 			p := newPage(t, 1000, 700)
 			fixture.stub = stub
-			if err := p.Open(p.ctx, srv.URL+"/"); err != nil {
+			if err := p.Open(p.ctx, srv.URL+"/lab/"); err != nil {
 				t.Fatal(err)
 			}
 			p.waitFor(`document.body.dataset.failed`)

@@ -122,8 +122,15 @@ func build() error {
 			return err
 		}
 	}
-	fixture.srv = httptest.NewServer(http.FileServer(http.Dir(fixture.dir)))
+	fixture.srv = httptest.NewServer(labHandler(fixture.dir))
 	return nil
+}
+
+// labHandler serves dir at /lab/, as mark1 web serves the lab.
+func labHandler(dir string) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/lab/", http.StripPrefix("/lab/", http.FileServer(http.Dir(dir))))
+	return mux
 }
 
 // copyWasmExec copies the Go toolchain's wasm_exec.js (the one that matches the wasm it
@@ -215,7 +222,7 @@ func newPage(t *testing.T, w, h int) *page {
 // test fails with the page's one-line error).
 func (p *page) open(query string) {
 	p.t.Helper()
-	if err := p.Open(p.ctx, fixture.srv.URL+"/"+query); err != nil {
+	if err := p.Open(p.ctx, fixture.srv.URL+"/lab/"+query); err != nil {
 		p.t.Fatal(err)
 	}
 	if err := p.WaitFor(p.ctx, `document.body.dataset.ready === "1" || document.body.dataset.failed`); err != nil {

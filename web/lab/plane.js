@@ -348,6 +348,37 @@ export class Plane {
     if (st && st.boundary && st.boundary.ok && !st.regions) this.drawBoundary(ctx, st.boundary, k);
     this.drawPoints(ctx, k);
     if (this.focused) this.drawCursor(ctx, k);
+    this.drawLegend(ctx, k);
+  }
+
+  // drawLegend names the lines drawn, bottom left.
+  drawLegend(ctx, k) {
+    const st = this.state, items = [];
+    if (st && st.boundary && st.boundary.ok && !st.regions) items.push(["#111", [], t("legendBoundary")]);
+    if (st && st.pocket && st.pocket.boundary && st.pocket.boundary.ok) items.push(["#d17a00", [9, 5], t("legendPocket")]);
+    for (const [i, u] of ((st && st.units) || []).entries()) items.push([colors[i % colors.length], [6, 4], u.name]);
+    if (st && st.regions) items.push(["#dcdcdc", null, t("legendAmbiguous")], ["#9a9a9a", null, t("legendNoClass")]);
+    if (!items.length) return;
+    ctx.font = `${12 * k}px system-ui, sans-serif`;
+    const lh = 17 * k, w = Math.max(...items.map((it) => ctx.measureText(it[2]).width)) + 44 * k;
+    const x = 8, y = this.h - 8 - items.length * lh - 6;
+    ctx.fillStyle = "rgba(255,255,255,0.88)";
+    ctx.fillRect(x, y, w, items.length * lh + 6);
+    items.forEach(([color, dash, name], i) => {
+      const yy = y + 3 + i * lh + lh / 2;
+      if (dash === null) {
+        ctx.fillStyle = color;
+        ctx.fillRect(x + 6, yy - 5 * k, 24 * k, 10 * k);
+      } else {
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 2.5 * k;
+        ctx.setLineDash(dash.map((d) => d * k));
+        ctx.beginPath(); ctx.moveTo(x + 6, yy); ctx.lineTo(x + 30 * k, yy); ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      ctx.fillStyle = "#222";
+      ctx.fillText(name, x + 36 * k, yy + 4 * k);
+    });
   }
 
   drawRegions(ctx, g) {

@@ -385,7 +385,9 @@ export class Playground {
       if (cls) dd.className = cls;
       dl.append(dt, dd);
     };
-    add(t("status"), (statusKeys[st.status] ? t(statusKeys[st.status]) : st.status) + (st.step !== undefined ? " · " + t("stepsUpdates", { step: st.step, updates: st.updates }) : ""), "status-" + st.status);
+    const closed = this.cfg.method === "lsq" || this.cfg.method === "fisher";
+    const steps = st.step === undefined ? "" : " · " + (closed || K > 2 ? t("stepsOnly", { step: st.step }) : t("stepsUpdates", { step: st.step, updates: st.updates }));
+    add(t("status"), (statusKeys[st.status] ? t(statusKeys[st.status]) : st.status) + steps, "status-" + st.status);
     if (st.w && st.w.exact) add("w", Array.isArray(st.w.exact[0]) ? st.w.exact.map((v) => `(${v.join(", ")})`).join(" ") : `(${st.w.exact.join(", ")})`, "mono");
     const b = st.boundary;
     if (b && b.ok) {
@@ -476,6 +478,11 @@ export class Playground {
   }
 
   renderCharts(st) {
+    // K classes and the closed forms have no run to chart: the criteria are two classes'.
+    const charted = !!(st && st.criteria);
+    for (const id of ["chart-history", "chart-line"]) this.$(id).closest("figure").hidden = !charted;
+    if (!charted) { this.$("chart-weights").closest("figure").hidden = !(st && st.weightSpace); }
+    if (!charted) return;
     const hist = (st && st.history) || [];
     const crit = (st && st.criteria) || {};
     const names = [["zeroOne", t("zeroOne")], ["EP", "E_P"], ["EQ", "E_Q"], ["ER", "E_R"]];
