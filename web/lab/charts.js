@@ -15,10 +15,13 @@ export function setScale(k) {
 }
 
 const redraws = new Map();
+const widths = new Map(); // each canvas's CSS width, as the observer last saw it (no layout to ask it)
 const observer = new ResizeObserver((entries) => {
   for (const e of entries) {
+    const was = widths.get(e.target);
+    widths.set(e.target, e.contentRect.width);
     const f = redraws.get(e.target);
-    if (f) f();
+    if (f && was !== e.contentRect.width) f();
   }
 });
 
@@ -27,7 +30,7 @@ const observer = new ResizeObserver((entries) => {
 function prepare(canvas, aspect, redraw) {
   if (!redraws.has(canvas)) observer.observe(canvas);
   redraws.set(canvas, redraw);
-  const w = canvas.clientWidth || 400, h = Math.round(w * aspect), dpr = window.devicePixelRatio || 1;
+  const w = widths.get(canvas) || canvas.clientWidth || 400, h = Math.round(w * aspect), dpr = window.devicePixelRatio || 1;
   canvas.style.height = `${h}px`;
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);

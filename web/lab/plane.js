@@ -91,7 +91,7 @@ export class Plane {
     this.drag = null;
     this.hover = -1;
     this.scale = 1; // text and lines, larger on a projector
-    new ResizeObserver(() => this.resize()).observe(canvas);
+    new ResizeObserver((e) => this.resize(e[0].contentRect)).observe(canvas);
     canvas.addEventListener("pointerdown", (e) => this.down(e));
     canvas.addEventListener("pointermove", (e) => this.moveEvent(e));
     canvas.addEventListener("pointerup", (e) => this.up(e));
@@ -103,8 +103,8 @@ export class Plane {
     canvas.addEventListener("blur", () => { this.focused = false; this.carry = -1; this.draw(); });
   }
 
-  resize() {
-    const r = this.canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+  resize(rect) {
+    const r = rect || this.canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
     if (r.width < 1) return;
     const first = !this.w;
     this.w = r.width;
@@ -487,15 +487,16 @@ export class Plane {
 
   drawPoints(ctx, k) {
     const sp = (this.state && this.state.points) || [];
-    const r = 7 * k;
+    const many = this.points.length > 150; // a cloud: smaller marks, no numbers
+    const r = (many ? 4 : 7) * k;
     ctx.font = `${11 * k}px system-ui, sans-serif`;
     this.points.forEach((p, i) => {
       const [x, y] = this.pos(i), c = classIndex(p.label, this.classes);
       const s = sp[i];
       if (s && s.met === false) {
         ctx.strokeStyle = "#e08a00";
-        ctx.lineWidth = 3 * k;
-        ctx.beginPath(); ctx.arc(x, y, r + 5 * k, 0, 2 * Math.PI); ctx.stroke();
+        ctx.lineWidth = (many ? 1.5 : 3) * k;
+        ctx.beginPath(); ctx.arc(x, y, r + (many ? 2 : 5) * k, 0, 2 * Math.PI); ctx.stroke();
       }
       marker(ctx, c, x, y, r);
       ctx.fillStyle = colors[c % colors.length];
@@ -508,6 +509,7 @@ export class Plane {
         ctx.lineWidth = 2 * k;
         ctx.beginPath(); ctx.arc(x, y, r + 9 * k, 0, 2 * Math.PI); ctx.stroke();
       }
+      if (many) return;
       ctx.fillStyle = "#222";
       ctx.fillText(String(i + 1), x + r + 2, y - r - 1);
     });

@@ -28,6 +28,7 @@ const uses = {
 const statusKeys = { running: "statusRunning", converged: "statusConverged", cycled: "statusCycled", limit: "statusLimit",
   solved: "statusSolved" };
 const traceLimit = 2000; // rows of the trace drawn at once (the CSV has them all)
+const pointsShown = 100; // rows of the points' table (hovering, tapping or the cursor tells any point)
 
 export class Playground {
   constructor(api, hooks) {
@@ -407,7 +408,7 @@ export class Playground {
     box.append(dl);
     // Every point's score and signed distance, as text: a tablet has no hover, a screen reader
     // no picture.
-    const pts = st.points || [];
+    const pts = (st.points || []).slice(0, pointsShown);
     if (pts.length) {
       const rows = pts.map((p, i) => [String(i + 1), `(${this.points[i] ? this.points[i].x.join(", ") : p.x.join(", ")})`,
         q.labelText(p.label, K), number(p.g), p.dist === null || p.dist === undefined ? "–" : number(p.dist), p.met ? t("yes") : t("no")]);
@@ -415,6 +416,12 @@ export class Playground {
       wrap.className = "table-scroll points";
       wrap.append(table(["#", "x", "y", "g(x)", "g(x)/|w|", t("met")], rows, t("pointsCaption")));
       box.append(wrap);
+      if (st.points.length > pointsShown) {
+        const more = document.createElement("p");
+        more.className = "help";
+        more.textContent = t("pointsMore", { shown: pointsShown, all: st.points.length });
+        box.append(more);
+      }
     }
   }
 
@@ -464,8 +471,9 @@ export class Playground {
     sh.last = JSON.stringify(rows[rows.length - 1]);
     const shown = body.rows.length;
     note.textContent = total > shown ? t("traceLimit", { shown, all: total }) : total ? "" : t("traceEmpty");
+    // The newest row in view, after the frame's layout (not forced now).
     const sc = this.$("trace-scroll");
-    sc.scrollTop = sc.scrollHeight;
+    requestAnimationFrame(() => { sc.scrollTop = sc.scrollHeight; });
     epochs.replaceChildren();
     if (tr.epochRows && tr.epochRows.length) {
       const wrap = document.createElement("div");
@@ -473,7 +481,7 @@ export class Playground {
       wrap.tabIndex = 0;
       wrap.append(table(tr.epochColumns || [], tr.epochRows, t("traceEpochs")));
       epochs.append(wrap);
-      wrap.scrollTop = wrap.scrollHeight;
+      requestAnimationFrame(() => { wrap.scrollTop = wrap.scrollHeight; });
     }
   }
 
