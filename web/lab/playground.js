@@ -244,9 +244,11 @@ export class Playground {
   // auto, runs the session to its end. A change the lab refuses is undone.
   edit(f) {
     const before = this.points.map((p) => ({ x: p.x.slice(), label: p.label }));
+    const started = performance.now();
     let st = this.call(f);
     if (st === null) { this.points = before; this.plane.update(this.points, this.state, Number(this.cfg.classes)); return; }
     if (this.auto && this.points.length) st = this.call(() => this.api.runToEnd(this.id)) || st;
+    this.editTook = performance.now() - started;
     this.render(st);
   }
 
@@ -255,6 +257,9 @@ export class Playground {
     this.pendingMove = { i, x1, x2 };
     if (done) { this.flushMove(); return; }
     this.plane.update(this.points, this.state, Number(this.cfg.classes));
+    // The lab runs again with each place the point passes through, unless that takes longer
+    // than a frame or two (many points, a long run): then only where it is put down.
+    if (this.editTook > 40) return;
     if (!this.moveFrame) this.moveFrame = requestAnimationFrame(() => this.flushMove());
   }
 
