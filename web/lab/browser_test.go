@@ -110,6 +110,41 @@ func TestRuleLinks(t *testing.T) {
 	}
 }
 
+// TestRunControls: Step, Epoch, Reset and Run, from a link that takes no step: the trace grows
+// row by row as mark1 lab trace's rows, and Run runs it to its end at the speed set.
+func TestRunControls(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("?demo=trace&bias=first&init=-5,0,1&point=5,7,+1&point=2,6,-1&auto=0&steps=0")
+	want := mark1Trace(t, theNotesStep...)
+	click := func(id string) {
+		t.Helper()
+		p.eval(`document.getElementById("` + id + `").click()`)
+	}
+	if rows := p.traceRows(); len(rows) != 0 {
+		t.Fatalf("a link of no steps shows %d rows", len(rows))
+	}
+	click("step")
+	same(t, "one step", p.traceRows(), want[:1])
+	click("epoch")
+	same(t, "to the epoch's end", p.traceRows(), want[:2])
+	click("epoch")
+	same(t, "an epoch more", p.traceRows(), want[:4])
+	if link := p.eval(`(mark1labPage.playground.hooks.changed(), location.search)`); !strings.HasSuffix(link, "&auto=0&steps=4") {
+		t.Errorf("after 4 steps the link is %s", link)
+	}
+	click("reset")
+	if rows := p.traceRows(); len(rows) != 0 {
+		t.Errorf("Reset left %d rows", len(rows))
+	}
+	p.eval(`(() => { const s = document.getElementById("speed"); s.value = "60"; s.dispatchEvent(new Event("input")); })()`)
+	click("run")
+	p.waitFor(`mark1labPage.playground.state.status !== "running"`)
+	same(t, "run to its end", p.traceRows(), want)
+	if pressed := p.eval(`document.getElementById("run").getAttribute("aria-pressed")`); pressed != "false" {
+		t.Errorf("Run still pressed (%s) after the run ended", pressed)
+	}
+}
+
 // screenAt is where the plane draws the point (x1, x2), in the page's CSS pixels.
 func (p *page) screenAt(x1, x2 float64) (x, y float64) {
 	p.t.Helper()
