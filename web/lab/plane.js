@@ -423,7 +423,7 @@ export class Plane {
     ctx.fillStyle = "#222";
     ctx.font = `italic ${14 * k}px system-ui, sans-serif`;
     ctx.fillText("x1", this.w - 22 * k, this.toScreen([0, 0])[1] - 6);
-    ctx.fillText("x2", this.toScreen([0, 0])[0] + 6, 16 * k);
+    ctx.fillText("x2", this.toScreen([0, 0])[0] + 30 * k, 16 * k);
   }
 
   // line draws a x1 + b x2 + c = 0 where it crosses the frame.
