@@ -1,8 +1,11 @@
 package labpage
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -557,4 +560,52 @@ func TestWorksheetLinksInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompressedLoad: a server that sends the lab's program compressed (Content-Encoding:
+// gzip, as mark1 web does for a browser that takes it) still starts the page, and the page
+// tells the bytes that came over the wire from the program's own.
+func TestCompressedLoad(t *testing.T) {
+	setup(t)
+	if stubbed() {
+		t.Skip("the stand-in loads no program")
+	}
+	wasm, err := os.ReadFile(filepath.Join(fixture.dir, "mark1-lab.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(wasm)
+	zw.Close()
+	plain := labHandler(fixture.dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Type", "application/wasm")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Length", fmt.Sprint(gz.Len()))
+			w.Write(gz.Bytes())
+			return
+		}
+		plain.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	p := newPage(t, 1400, 1000)
+	if err := p.Open(p.ctx, srv.URL+"/lab/?demo=trace&point=1,2,+1&point=2,0,-1&point=-1,1,+1"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`document.body.dataset.ready === "1" || document.body.dataset.failed`)
+	var got struct {
+		Wire   int  `json:"wire"`
+		Packed bool `json:"packed"`
+		Bytes  int  `json:"bytes"`
+	}
+	p.json(`JSON.parse(document.body.dataset.wasm)`, &got)
+	if !got.Packed || got.Wire != gz.Len() || got.Bytes != len(wasm) {
+		t.Errorf("the page saw %+v; the server sent %d bytes of gzip for %d", got, gz.Len(), len(wasm))
+	}
+	if n := len(p.traceRows()); n == 0 {
+		t.Errorf("the page started from a compressed program shows no trace")
+	}
+	t.Logf("mark1-lab.wasm: %d bytes, %d gzip -9", len(wasm), gz.Len())
 }

@@ -56,6 +56,9 @@ async function loadLab(say) {
   let at = 0;
   for (const c of chunks) { bytes.set(c, at); at += c.length; }
   say(t("loadingStarting", { size: mb(got) }));
+  // What came, for whoever measures the page: the bytes on the wire (when the server says)
+  // and the program's own.
+  document.body.dataset.wasm = JSON.stringify({ wire, packed, bytes: got });
   const go = new globalThis.Go();
   const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
   const ended = go.run(instance).then(() => { throw new Error(t("loadEnded")); });
