@@ -7,7 +7,7 @@
 import { t } from "./i18n.js";
 import * as q from "./query.js";
 import { render } from "./report.js";
-import { debounce } from "./util.js";
+import { debounce, drawn } from "./util.js";
 
 // In the plane's panel instead (they take the student's points); the retina has its own panel.
 export const planeDemos = ["trace", "geometry", "playground"];
@@ -195,7 +195,7 @@ export class Demos {
       root.append(took);
     }
     root.removeAttribute("aria-busy");
-    document.body.dataset.ready = "1";
+    drawn();
     this.hooks.changed();
   }
 

@@ -9,7 +9,7 @@ import { Plane, clip, colors, classIndex } from "./plane.js";
 import { stack, weightSpace } from "./charts.js";
 import { presets } from "./presets.js";
 import { table, csv, render as renderReport } from "./report.js";
-import { download, throttle } from "./util.js";
+import { download, throttle, drawn } from "./util.js";
 
 // The settings of a session as the page keeps them (text, as a link writes them).
 export const defaults = { classes: "2", method: "fixed", multiclass: "ovr", bias: "last", init: "", eta: "1",
@@ -345,7 +345,7 @@ export class Playground {
     const running = st && st.status === "running";
     for (const b of ["step", "epoch", "to-end", "run"]) this.$(b).disabled = !running && !(b === "run" && this.running);
     this.throttledChanged();
-    document.body.dataset.ready = "1";
+    drawn();
   }
 
   throttledChanged = throttle(() => this.hooks.changed(), 400);

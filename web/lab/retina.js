@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import * as q from "./query.js";
 import { table } from "./report.js";
+import { drawn } from "./util.js";
 
 const N = 20;
 export const cardSets = ["ef", "leftright", "squares-circles", "shapes", "letters"];
@@ -244,7 +245,7 @@ export class Retina {
       ep.append(table([t("epoch"), t("cardsShown"), t("mistakes"), t("corrections")],
         st.epochs.map((e) => [String(e.epoch), String(e.cards), String(e.mistakes), String(e.corrections)]), t("trainEpochs")));
     }
-    document.body.dataset.ready = "1";
+    drawn();
     this.hooks.changed();
   }
 

@@ -53,3 +53,11 @@ export function throttle(f, ms) {
     }
   };
 }
+
+// drawn marks the page's first frame drawn (body.dataset.ready, which the tests wait for) and
+// when it came (body.dataset.readyMs, milliseconds since the page began to load).
+export function drawn() {
+  if (document.body.dataset.ready) return;
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
+  document.body.dataset.ready = "1";
+}
