@@ -296,8 +296,9 @@ export class Playground {
     let last = performance.now(), owed = 1; // the first step at once
     const tick = (now) => {
       if (!this.running) return;
-      owed += ((now - last) / 1000) * Number(this.$("speed").value);
-      last = now;
+      // (A frame's time may come before the moment Run was pressed: no negative time.)
+      owed += (Math.max(0, now - last) / 1000) * Number(this.$("speed").value);
+      last = Math.max(last, now);
       let st = null;
       const until = performance.now() + 12;
       while (owed >= 1 && performance.now() < until) {
@@ -307,6 +308,8 @@ export class Playground {
       }
       owed = Math.min(owed, 2);
       if (st) this.render(st);
+      // A frame may owe no step yet (a slow speed): the run goes on until the lab says it ended.
+      if (st === null && this.state && this.state.status === "running" && this.running) { requestAnimationFrame(tick); return; }
       if (!st || st.status !== "running") { this.stop(); return; }
       requestAnimationFrame(tick);
     };
