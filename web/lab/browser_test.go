@@ -113,6 +113,12 @@ func TestRuleLinks(t *testing.T) {
 				args = append(args, "--"+k, v)
 			}
 			sameTrace(t, p, tc.query, mark1Trace(t, args...))
+			cmd := p.eval(`document.getElementById("command").textContent`)
+			for i := 0; i < len(args); i += 2 {
+				if !strings.HasPrefix(cmd, "mark1 lab trace ") || !strings.Contains(cmd, args[i]) {
+					t.Errorf("the command shown is %q, without %s", cmd, args[i])
+				}
+			}
 			if back := p.eval(`location.search`); back != "?"+tc.query {
 				t.Errorf("the page writes the link back as\n%s\nnot\n?%s", back, tc.query)
 			}
@@ -155,6 +161,19 @@ func TestRunControls(t *testing.T) {
 	same(t, "run to its end", p.traceRows(), want)
 	if pressed := p.eval(`document.getElementById("run").getAttribute("aria-pressed")`); pressed != "false" {
 		t.Errorf("Run still pressed (%s) after the run ended", pressed)
+	}
+}
+
+// TestCommandNote: a session no mark1 command runs (least squares with a ridge) shows the lab's
+// word on why where the command would be.
+func TestCommandNote(t *testing.T) {
+	if stubbed() {
+		t.Skip("the stand-in always names a command")
+	}
+	p := newPage(t, 1400, 1000)
+	p.open("?demo=playground&method=lsq&lambda=1&point=1,5,+1&point=2,4,+1&point=6,5,-1&point=7,4,-1")
+	if cmd := p.eval(`document.getElementById("command").textContent`); !strings.HasPrefix(cmd, "# ") || len(cmd) < 10 {
+		t.Errorf("where the command would be, the page says %q", cmd)
 	}
 }
 

@@ -566,8 +566,12 @@ export class Playground {
     return out;
   }
 
+  // command is the equivalent mark1 command, or (when there is none: K classes, a ridge) the
+  // lab's word on why, as a shell comment.
   command() {
-    return (this.state && this.state.command) || "";
+    const st = this.state;
+    if (!st) return "";
+    return st.command || (st.commandNote ? "# " + st.commandNote : "");
   }
 }
 
