@@ -225,6 +225,47 @@ func TestClickAddsPoint(t *testing.T) {
 	sameTrace(t, p, "the trace without it", mark1Trace(t, theNotesStep...))
 }
 
+// TestDragMovesPoint: a point dragged to a new place moves there, and the trace is mark1's for
+// the point there; the move pointer does the same, and the delete pointer removes a point.
+func TestDragMovesPoint(t *testing.T) {
+	p := newPage(t, 1400, 1000)
+	p.open("?demo=trace&point=1,2,+1&point=2,0,-1&point=-1,1,+1")
+	drag := func(fromX, fromY, toX, toY float64) {
+		t.Helper()
+		x0, y0 := p.screenAt(fromX, fromY)
+		x1, y1 := p.screenAt(toX, toY)
+		if err := p.Mouse("mouseMoved", x0, y0, "none"); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Mouse("mousePressed", x0, y0, "left"); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 8; i++ {
+			f := float64(i) / 8
+			if err := p.Mouse("mouseMoved", x0+f*(x1-x0), y0+f*(y1-y0), "left"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := p.Mouse("mouseReleased", x1, y1, "left"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drag(2, 0, 2, -1)
+	p.waitFor(`mark1labPage.playground.points[1].x.join() === "2,-1"`)
+	sameTrace(t, p, "point 2 dragged to (2, -1)", mark1Trace(t, "--point", "1,2,+1", "--point", "2,-1,-1", "--point", "-1,1,+1"))
+	p.eval(`document.querySelector('input[name=tool][value=move]').click()`)
+	drag(-1, 1, -2, 1.5)
+	p.waitFor(`mark1labPage.playground.points[2].x.join() === "-2,1.5"`)
+	sameTrace(t, p, "point 3 moved to (-2, 1.5)", mark1Trace(t, "--point", "1,2,+1", "--point", "2,-1,-1", "--point", "-2,1.5,+1"))
+	p.eval(`document.querySelector('input[name=tool][value=delete]').click()`)
+	x, y := p.screenAt(1, 2)
+	if err := p.Click(x, y, "left"); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`mark1labPage.playground.points.length === 2`)
+	sameTrace(t, p, "point 1 deleted", mark1Trace(t, "--point", "2,-1,-1", "--point", "-2,1.5,+1"))
+}
+
 // TestKeys: the plane is reached with Tab, and points are added and removed by keys: the
 // arrows move the cursor, - chooses the class -1, Enter adds, Delete removes; the point under
 // the cursor is described with its distance g(x)/|w|.
