@@ -13,6 +13,7 @@
 #   race         gcc, libc6-dev
 #   arm64        qemu-user-static
 #   museum-test  museum-deps, xvfb, xauth, chromium, xdotool, ffmpeg, qemu-user-static
+#   lab-test     chromium
 #   rig          chromium
 #   dist         lintian; the arm64 and armhf cross C compilers and X, GL and ALSA headers
 #   dist-test    adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries
@@ -41,7 +42,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all help demo test vet fmt-check tidy-check lint staticcheck fma-check imports race purego arm64 bench fuzz build \
-	clean museum-deps museum-test web rig dist dist-test docs-test figures
+	clean museum-deps museum-test lab-test web rig dist dist-test docs-test figures
 
 ## build: every package and command compiled (installs museum-deps).
 all: build
@@ -75,7 +76,7 @@ test: museum-deps
 	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory purego
 	$(MAKE) --no-print-directory arm64
-	@for t in museum-test rig dist-test docs-test; do \
+	@for t in museum-test lab-test rig dist-test docs-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
 	@$(TALLY) summary
@@ -92,6 +93,12 @@ museum-deps:
 ## xauth, chromium, xdotool, ffmpeg, qemu-user-static).
 museum-test:
 	@bash scripts/museum-test.sh
+
+## lab-test: the browser lab's page (web/lab) in headless Chromium, built from the tree (the
+## lab's WebAssembly and mark1) and held to what mark1 prints for the same flags
+## (scripts/lab-page-test.sh; installs chromium).
+lab-test:
+	@bash scripts/lab-page-test.sh
 
 ## rig: hwbridge cross-compiled for the Pi, the rig run end to end on simulated chips, and a web
 ## page in headless Chromium that must not move a pot (installs chromium).
