@@ -117,7 +117,10 @@ dist-test:
 docs-test:
 	@bash scripts/docs-test.sh
 
-## web: the museum for the browser in web/dist (mark1 web serves it). Installs nothing.
+## web: the browser build in web/dist: the museum at its top, the lab in lab/ (while
+## ./cmd/mark1-lab exists), each file worth it precompressed beside it (.br, .gz) and the list
+## SHA256SUMS (scripts/web-build.sh; mark1 web serves it, as can any static server). Installs
+## nothing.
 web:
 	@bash scripts/web-build.sh
 
