@@ -32,7 +32,7 @@ func TestBrowser(t *testing.T) {
 	if dir == "" {
 		dir = "../../web/dist"
 	}
-	h, err := webHandler(dir)
+	h, err := webHandler(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
