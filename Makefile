@@ -14,6 +14,7 @@
 #   arm64        qemu-user-static
 #   museum-test  museum-deps, xvfb, xauth, chromium, xdotool, ffmpeg, qemu-user-static
 #   rig          chromium
+#   web-size     chromium
 #   dist         lintian; the arm64 and armhf cross C compilers and X, GL and ALSA headers
 #   dist-test    adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries
 #   docs-test    museum-deps, xvfb, xauth, xdotool; its blocks, as the docs say: ffmpeg,
@@ -41,7 +42,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all help demo test vet fmt-check tidy-check lint staticcheck fma-check imports race purego arm64 bench fuzz build \
-	clean museum-deps museum-test web rig dist dist-test docs-test figures
+	clean museum-deps museum-test web web-size rig dist dist-test docs-test figures
 
 ## build: every package and command compiled (installs museum-deps).
 all: build
@@ -123,6 +124,13 @@ docs-test:
 ## nothing.
 web:
 	@bash scripts/web-build.sh
+
+## web-size: make web, then the bytes each page (the museum, the lab) sends as mark1 web serves
+## it (plain, gzip, br) and, in headless Chromium, the bytes received and the time to the first
+## frame (TestWebSize in cmd/mark1). Installs chromium.
+web-size: web
+	@bash scripts/need.sh chromium
+	MARK1_WEB_SIZE=1 $(GO) test -count=1 -v -run '^TestWebSize$$' ./cmd/mark1 | grep -v '^\(=== RUN\|--- PASS\|PASS\|ok \)'
 
 ## fmt-check: gofmt has nothing to change. Installs nothing.
 fmt-check:
