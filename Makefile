@@ -5,8 +5,8 @@
 #   demo         mark1, hwbridge and mark1-museum into ~/.local/bin; with a display, gcc and the
 #                X, GL and ALSA headers (museum-deps)
 #   test         everything its steps below install: staticcheck, museum-deps, qemu-user-static,
-#                xvfb, xauth, xdotool, chromium, ffmpeg, pngquant, optipng, adduser, curl and
-#                lintian, and the X and GL libraries dist-test runs the window with
+#                xvfb, xauth, xdotool, chromium, ffmpeg, pngquant, optipng, adduser, curl, zip
+#                and lintian, and the X and GL libraries dist-test runs the window with
 #   build, vet,  museum-deps
 #   fuzz
 #   staticcheck  staticcheck (go install), museum-deps
@@ -15,8 +15,8 @@
 #   museum-test  museum-deps, xvfb, xauth, chromium, xdotool, ffmpeg, qemu-user-static
 #   rig          chromium
 #   web-size     chromium
-#   dist         lintian; the arm64 and armhf cross C compilers and X, GL and ALSA headers
-#   dist-test    adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries
+#   dist         lintian, zip; the arm64 and armhf cross C compilers and X, GL and ALSA headers
+#   dist-test    adduser, curl, lintian, zip, xvfb, xauth and the window's X and GL libraries
 #   docs-test    museum-deps, xvfb, xauth, xdotool; its blocks, as the docs say: ffmpeg,
 #                pngquant, optipng (and the window's libraries through make demo)
 #   figures      python3-sklearn
@@ -100,14 +100,16 @@ rig:
 	@bash scripts/rig-test.sh
 
 ## dist: release archives and Debian packages (mark1, hwbridge, mark1-museum) for amd64, arm64
-## and armhf in dist/, checked by lintian (scripts/dist.sh: versions, cross-builds). Installs
-## lintian, and for mark1-museum's cross-builds the arm64 and armhf C compilers and headers
-## (adding the architectures to dpkg).
+## and armhf in dist/, checked by lintian, and mark1's archives for macOS (tar.gz) and Windows
+## (zip) on amd64 and arm64, with SHA256SUMS (scripts/dist.sh: versions, cross-builds). Installs
+## lintian and zip, and for mark1-museum's cross-builds the arm64 and armhf C compilers and
+## headers (adding the architectures to dpkg).
 dist:
 	@bash scripts/dist.sh --lint
 
-## dist-test: this machine's packages built, installed, used, removed and purged (needs root or
-## sudo; installs adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries).
+## dist-test: this machine's packages built, installed, used, removed and purged, and its
+## archives for every system checked (internal/tools/distcheck) (needs root or sudo; installs
+## adduser, curl, lintian, zip, xvfb, xauth and the window's X and GL libraries).
 dist-test:
 	@bash scripts/dist-test.sh
 
