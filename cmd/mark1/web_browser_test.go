@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,10 +213,9 @@ const firstFrameProbe = `(() => {
   if (document.documentElement) watch(); else document.addEventListener("readystatechange", watch, { once: true });
 })()`
 
-// browserLoad opens base+path in a new headless Chromium, waits for its first frame and for
-// the network to rest, reloads it and waits again. accept, when not "", is sent as every
-// request's Accept-Encoding.
-func browserLoad(t *testing.T, chromium, base, path, accept string) *loadResult {
+// newPage starts a headless Chromium on a new profile, with the first-frame probe in every page
+// and, when accept is not "", accept sent as every request's Accept-Encoding.
+func newPage(t *testing.T, chromium, accept string) *cdp {
 	t.Helper()
 	b := startCDP(t, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -227,31 +227,58 @@ func browserLoad(t *testing.T, chromium, base, path, accept string) *loadResult 
 	if accept != "" {
 		b.must(t, "Network.setExtraHTTPHeaders", map[string]any{"headers": map[string]string{"Accept-Encoding": accept}})
 	}
-	res := &loadResult{}
-	signal := "__mark1Frame"
-	if path != "/" {
-		signal = "__mark1Ready"
+	return b
+}
+
+// frameSignal is the probe's global that says a page's first frame: the museum's draw, the
+// lab's dataset.ready.
+func frameSignal(path string) string {
+	if path == "/" {
+		return "__mark1Frame"
 	}
-	wait := func() float64 {
-		deadline := time.Now().Add(3 * time.Minute)
-		for time.Now().Before(deadline) {
-			var r struct {
-				Result struct {
-					Value float64 `json:"value"`
-				} `json:"result"`
-			}
-			if err := b.call("Runtime.evaluate", map[string]any{"expression": "globalThis." + signal + " || 0", "returnByValue": true}, &r); err == nil && r.Result.Value > 0 {
-				b.quiet(time.Second, deadline)
-				return r.Result.Value
-			}
-			time.Sleep(50 * time.Millisecond)
+	return "__mark1Ready"
+}
+
+// waitFor waits up to limit for the page's global signal to be set and then for the network
+// to rest, returning the signal's value; it fails the test with what the page said if it
+// never is.
+func (b *cdp) waitFor(t *testing.T, signal string, limit time.Duration) float64 {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		var r struct {
+			Result struct {
+				Value float64 `json:"value"`
+			} `json:"result"`
+		}
+		if err := b.call("Runtime.evaluate", map[string]any{"expression": "globalThis." + signal + " || 0", "returnByValue": true}, &r); err == nil && r.Result.Value > 0 {
+			b.quiet(time.Second, deadline)
+			return r.Result.Value
 		}
 		b.mu.Lock()
-		t.Fatalf("%s: no first frame (%s) in 3 minutes; the page said:\n%s", path, signal, strings.Join(b.console, "\n"))
-		return 0
+		ended := slices.ContainsFunc(b.console, func(m string) bool { return strings.Contains(m, "exit code:") })
+		b.mu.Unlock()
+		if ended { // the Go program in the page ended (a panic): it will draw nothing
+			time.Sleep(200 * time.Millisecond)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t.Fatalf("no first frame (%s); the page said:\n%s", signal, strings.Join(b.console, "\n"))
+	return 0
+}
+
+// browserLoad opens base+path in a new headless Chromium, waits for its first frame and for
+// the network to rest, reloads it and waits again. accept, when not "", is sent as every
+// request's Accept-Encoding.
+func browserLoad(t *testing.T, chromium, base, path, accept string) *loadResult {
+	t.Helper()
+	b := newPage(t, chromium, accept)
+	res := &loadResult{}
 	b.must(t, "Page.navigate", map[string]any{"url": base + path})
-	res.firstFrame = wait()
+	res.firstFrame = b.waitFor(t, frameSignal(path), 3*time.Minute)
 	var d struct {
 		Result struct {
 			Value float64 `json:"value"`
@@ -262,9 +289,27 @@ func browserLoad(t *testing.T, chromium, base, path, accept string) *loadResult 
 	}
 	res.first = b.take()
 	b.must(t, "Page.reload", map[string]any{})
-	res.againFrame = wait()
+	res.againFrame = b.waitFor(t, frameSignal(path), 3*time.Minute)
 	res.again = b.take()
 	return res
+}
+
+// browserLab opens the lab (base/lab/) served by mark1 web in headless Chromium and checks
+// that it starts under mark1 web's headers (its Content-Security-Policy among them): the page
+// sets document.body.dataset.ready within two minutes, with no exception and no refusal by
+// the policy on the way.
+func browserLab(t *testing.T, chromium, base string) {
+	b := newPage(t, chromium, "")
+	b.must(t, "Page.navigate", map[string]any{"url": base + "/lab/?demo=trace&bias=first&init=-5,0,1&point=5,7,%2B1&point=2,6,-1"})
+	ms := b.waitFor(t, frameSignal("/lab/"), 2*time.Minute)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, m := range b.console {
+		if strings.HasPrefix(m, "Runtime.exceptionThrown") || strings.Contains(m, "Content Security Policy") || strings.Contains(m, "Content-Security-Policy") {
+			t.Errorf("the lab: %.400s", m)
+		}
+	}
+	t.Logf("the lab was ready %.0f ms after it was asked for", ms)
 }
 
 // cdp drives a headless Chromium through the DevTools protocol over a pipe
@@ -414,9 +459,36 @@ func (b *cdp) event(method string, params json.RawMessage) {
 	}
 	switch method {
 	case "Runtime.exceptionThrown", "Log.entryAdded", "Runtime.consoleAPICalled":
+		var c struct {
+			Args []struct {
+				Value any `json:"value"`
+			} `json:"args"`
+			Entry struct {
+				Text string `json:"text"`
+				URL  string `json:"url"`
+			} `json:"entry"`
+			Details struct {
+				Text      string `json:"text"`
+				Exception struct {
+					Description string `json:"description"`
+				} `json:"exception"`
+			} `json:"exceptionDetails"`
+		}
+		json.Unmarshal(params, &c)
+		msg := method + ": "
+		switch method {
+		case "Runtime.consoleAPICalled":
+			for _, a := range c.Args {
+				msg += fmt.Sprint(a.Value) + " "
+			}
+		case "Log.entryAdded":
+			msg += c.Entry.Text + " " + c.Entry.URL
+		default:
+			msg += c.Details.Text + " " + c.Details.Exception.Description
+		}
 		b.mu.Lock()
 		if len(b.console) < 50 {
-			b.console = append(b.console, method+": "+string(params))
+			b.console = append(b.console, strings.TrimSpace(msg))
 		}
 		b.mu.Unlock()
 		return
