@@ -5,17 +5,19 @@
 #   demo         mark1, hwbridge and mark1-museum into ~/.local/bin; with a display, gcc and the
 #                X, GL and ALSA headers (museum-deps)
 #   test         everything its steps below install: staticcheck, museum-deps, qemu-user-static,
-#                xvfb, xauth, xdotool, chromium, ffmpeg, pngquant, optipng, adduser, curl and
-#                lintian, and the X and GL libraries dist-test runs the window with
+#                xvfb, xauth, xdotool, chromium, ffmpeg, pngquant, optipng, adduser, curl, zip
+#                and lintian, and the X and GL libraries dist-test runs the window with
 #   build, vet,  museum-deps
 #   fuzz
 #   staticcheck  staticcheck (go install), museum-deps
 #   race         gcc, libc6-dev
 #   arm64        qemu-user-static
 #   museum-test  museum-deps, xvfb, xauth, chromium, xdotool, ffmpeg, qemu-user-static
+#   lab-test     chromium
 #   rig          chromium
-#   dist         lintian; the arm64 and armhf cross C compilers and X, GL and ALSA headers
-#   dist-test    adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries
+#   web-size     chromium
+#   dist         lintian, zip; the arm64 and armhf cross C compilers and X, GL and ALSA headers
+#   dist-test    adduser, curl, lintian, zip, xvfb, xauth and the window's X and GL libraries
 #   docs-test    museum-deps, xvfb, xauth, xdotool; its blocks, as the docs say: ffmpeg,
 #                pngquant, optipng (and the window's libraries through make demo)
 #   figures      python3-sklearn
@@ -41,7 +43,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all help demo test vet fmt-check tidy-check lint staticcheck fma-check imports race purego arm64 bench fuzz build \
-	clean museum-deps museum-test web rig dist dist-test docs-test figures
+	clean museum-deps museum-test lab-test web web-size rig dist dist-test docs-test figures
 
 ## build: every package and command compiled (installs museum-deps).
 all: build
@@ -75,7 +77,7 @@ test: museum-deps
 	$(MAKE) --no-print-directory race
 	$(MAKE) --no-print-directory purego
 	$(MAKE) --no-print-directory arm64
-	@for t in museum-test rig dist-test docs-test; do \
+	@for t in museum-test lab-test rig dist-test docs-test; do \
 		$(TALLY) check $$t -- $(MAKE) --no-print-directory $$t || exit 1; \
 	done
 	@$(TALLY) summary
@@ -93,20 +95,28 @@ museum-deps:
 museum-test:
 	@bash scripts/museum-test.sh
 
+## lab-test: the browser lab's page (web/lab) in headless Chromium, built from the tree (the
+## lab's WebAssembly and mark1) and held to what mark1 prints for the same flags
+## (scripts/lab-page-test.sh; installs chromium).
+lab-test:
+	@bash scripts/lab-page-test.sh
+
 ## rig: hwbridge cross-compiled for the Pi, the rig run end to end on simulated chips, and a web
 ## page in headless Chromium that must not move a pot (installs chromium).
 rig:
 	@bash scripts/rig-test.sh
 
 ## dist: release archives and Debian packages (mark1, hwbridge, mark1-museum) for amd64, arm64
-## and armhf in dist/, checked by lintian (scripts/dist.sh: versions, cross-builds). Installs
-## lintian, and for mark1-museum's cross-builds the arm64 and armhf C compilers and headers
-## (adding the architectures to dpkg).
+## and armhf in dist/, checked by lintian, and mark1's archives for macOS (tar.gz) and Windows
+## (zip) on amd64 and arm64, with SHA256SUMS (scripts/dist.sh: versions, cross-builds). Installs
+## lintian and zip, and for mark1-museum's cross-builds the arm64 and armhf C compilers and
+## headers (adding the architectures to dpkg).
 dist:
 	@bash scripts/dist.sh --lint
 
-## dist-test: this machine's packages built, installed, used, removed and purged (needs root or
-## sudo; installs adduser, curl, lintian, xvfb, xauth and the window's X and GL libraries).
+## dist-test: this machine's packages built, installed, used, removed and purged, and its
+## archives for every system checked (internal/tools/distcheck) (needs root or sudo; installs
+## adduser, curl, lintian, zip, xvfb, xauth and the window's X and GL libraries).
 dist-test:
 	@bash scripts/dist-test.sh
 
@@ -117,9 +127,19 @@ dist-test:
 docs-test:
 	@bash scripts/docs-test.sh
 
-## web: the museum for the browser in web/dist (mark1 web serves it). Installs nothing.
+## web: the browser build in web/dist: the museum at its top, the lab in lab/ (while
+## ./cmd/mark1-lab exists), each file worth it precompressed beside it (.br, .gz) and the list
+## SHA256SUMS (scripts/web-build.sh; mark1 web serves it, as can any static server). Installs
+## nothing.
 web:
 	@bash scripts/web-build.sh
+
+## web-size: make web, then the bytes each page (the museum, the lab) sends as mark1 web serves
+## it (plain, gzip, br) and, in headless Chromium, the bytes received and the time to the first
+## frame (TestWebSize in cmd/mark1). Installs chromium.
+web-size: web
+	@bash scripts/need.sh chromium
+	MARK1_WEB_SIZE=1 $(GO) test -count=1 -v -run '^TestWebSize$$' ./cmd/mark1 | grep -v '^\(=== RUN\|--- PASS\|PASS\|ok \)'
 
 ## fmt-check: gofmt has nothing to change. Installs nothing.
 fmt-check:

@@ -3,6 +3,7 @@ module github.com/mark1-perceptron/mark1
 go 1.26.0
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/blackjack/webcam v0.6.1
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/jezek/xgb v1.1.1

@@ -71,6 +71,11 @@ type importRule struct {
 	what string   // what they are, as a failure says it
 	only []string // the packages allowed them (the rule holds in every other package)
 	in   []string // when set, the rule holds only in these packages (and only is unused)
+	// via are packages through which the dependencies are allowed (the chain may not pass
+	// through them).
+	via []string
+	// wasm checks the browser's build (GOOS=js GOARCH=wasm) too, besides the default one.
+	wasm bool
 }
 
 // importRules: what make imports checks (TestImportRules).
@@ -90,11 +95,18 @@ var importRules = []importRule{
 	{name: "drivers", deps: []string{"drivers/..."}, what: "the rig's drivers (the daemon's)",
 		only: []string{"drivers/...", "cmd/hwbridge/..."}},
 	{name: "gonum", deps: []string{"gonum.org/..."}, what: "gonum (the lab only)",
-		only: []string{"lab/...", "cmd/mark1"}},
+		only: []string{"lab/...", "cmd/mark1", "cmd/mark1-lab"}, wasm: true},
 	// The machine's core carries neither the built-in sets nor their fonts, nor the museum.
 	{name: "core", deps: []string{"golang.org/x/image/font/...", "images/builtin", "images/gen", "session/...", "view/...", "museum/..."},
 		what: "the built-in sets, their fonts or the museum (the core must not carry them)",
 		in:   []string{"retina", "patchboard", "potentiometer", "machine/...", "images", "knob", "internal/..."}},
+	// The browser lab's wasm carries no plotting and no fonts (its page draws the figures);
+	// the card sets (images/builtin, images/gen), which the lab's runs and the retina panel
+	// show, draw their cards with images/internal/pen from two embedded fonts at start, and
+	// those are allowed through it alone.
+	{name: "browser-lab", deps: []string{"gonum.org/v1/plot/...", "golang.org/x/image/font/...", "codeberg.org/go-fonts/...", "codeberg.org/go-latex/...", "github.com/golang/freetype/...", "git.sr.ht/~sbinet/gg"},
+		what: "plotting or fonts (the browser lab draws its figures in the page)",
+		in:   []string{"cmd/mark1-lab", "lab/playground"}, via: []string{"images/internal/pen"}, wasm: true},
 }
 
 // matchPattern reports whether the package path matches the Go package pattern pat ("x" or
@@ -115,14 +127,54 @@ func matchAny(pats []string, path string) bool {
 // linux/amd64 with cgo); a failure names the chain of imports that leads there. It is make
 // imports.
 func TestImportRules(t *testing.T) {
+	graph, own := importGraph(t)
+	var wasmGraph map[string][]string
+	for _, r := range importRules {
+		t.Run(r.name, func(t *testing.T) {
+			// A pattern that names no package is a rule that has gone stale.
+			for _, p := range slices.Concat(r.only, r.in) {
+				if !slices.ContainsFunc(own, func(pkg string) bool { return matchPattern(p, pkg) }) {
+					t.Errorf("the rule names %s, which matches no package of the module", p)
+				}
+			}
+			graphs := []map[string][]string{graph}
+			if r.wasm {
+				if wasmGraph == nil {
+					wasmGraph, _ = importGraph(t, "GOOS=js", "GOARCH=wasm")
+				}
+				graphs = append(graphs, wasmGraph)
+			}
+			for i, imports := range graphs {
+				for _, pkg := range own {
+					if r.in != nil && !matchAny(r.in, pkg) || r.in == nil && matchAny(r.only, pkg) {
+						continue
+					}
+					if chain := importChain(imports, pkg, r.deps, r.via); chain != nil {
+						build := ""
+						if i > 0 {
+							build = " (GOOS=js GOARCH=wasm)"
+						}
+						t.Errorf("%s must not depend on %s%s: %s", pkg, r.what, build, strings.Join(chain, " -> "))
+					}
+				}
+			}
+		})
+	}
+}
+
+// importGraph returns each package's imports, as go list -deps reports the non-test imports
+// of the module's packages built with env (none: linux/amd64 with cgo, the default), and the
+// module's packages. Module packages are named relative to the module, the rest in full.
+func importGraph(t *testing.T, env ...string) (map[string][]string, []string) {
+	t.Helper()
 	const mod = "github.com/mark1-perceptron/mark1"
 	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
 	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+		t.Fatalf("%s go list -deps: %v", strings.Join(env, " "), err)
 	}
-	// Module packages by their path relative to the module, the rest in full.
 	name := func(path string) string {
 		if path == mod {
 			return "."
@@ -145,29 +197,13 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	slices.Sort(own)
-	for _, r := range importRules {
-		t.Run(r.name, func(t *testing.T) {
-			// A pattern that names no package is a rule that has gone stale.
-			for _, p := range slices.Concat(r.only, r.in) {
-				if !slices.ContainsFunc(own, func(pkg string) bool { return matchPattern(p, pkg) }) {
-					t.Errorf("the rule names %s, which matches no package of the module", p)
-				}
-			}
-			for _, pkg := range own {
-				if r.in != nil && !matchAny(r.in, pkg) || r.in == nil && matchAny(r.only, pkg) {
-					continue
-				}
-				if chain := importChain(imports, pkg, r.deps); chain != nil {
-					t.Errorf("%s must not depend on %s: %s", pkg, r.what, strings.Join(chain, " -> "))
-				}
-			}
-		})
-	}
+	return imports, own
 }
 
 // importChain returns the shortest chain of imports from pkg to a package matching one of
-// deps (pkg first), or nil when there is none.
-func importChain(imports map[string][]string, pkg string, deps []string) []string {
+// deps (pkg first) that does not pass through a package matching one of via, or nil when
+// there is none.
+func importChain(imports map[string][]string, pkg string, deps, via []string) []string {
 	from := map[string]string{pkg: ""}
 	queue := []string{pkg}
 	for len(queue) > 0 {
@@ -178,6 +214,9 @@ func importChain(imports map[string][]string, pkg string, deps []string) []strin
 				continue
 			}
 			from[imp] = p
+			if matchAny(via, imp) {
+				continue
+			}
 			if matchAny(deps, imp) {
 				chain := []string{imp}
 				for q := p; q != ""; q = from[q] {

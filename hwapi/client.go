@@ -21,13 +21,66 @@ import (
 
 // Client talks to a bridge. Every reply is checked before it is used (decodeInfo and the
 // others): a bridge's replies are untrusted input.
+//
+// Every call has a deadline, so that a bridge that takes the connection and never answers (a
+// process stopped by SIGSTOP, a hung Pi) is an error within seconds, not a wait for ever: each
+// call, its retries included, ends after Timeout (a loop rig's Drive, which waits for the pots
+// to settle, after RemoteRack.Timeout), or sooner when its context ends; and the transport
+// bounds the connection (DialTimeout), the TLS handshake (TLSTimeout) and the wait for a
+// reply's header (MaxReplyWait) whatever the contexts say. A call that ran out of time is a
+// *NoAnswerError.
 type Client struct {
 	base  string
 	token string
 	hc    *http.Client
+	// Timeout bounds each call but a Drive, its retries included; 0: DefaultTimeout. Set it
+	// before the first call.
+	Timeout time.Duration
 
 	mu    sync.Mutex
 	fatal error // the first error that ends a session with the rig (Err)
+}
+
+// The Client's deadlines.
+const (
+	// DefaultTimeout bounds a call (Info, Status, a frame, a heartbeat, a halt, a sum...): a
+	// bridge answers them in milliseconds.
+	DefaultTimeout = 5 * time.Second
+	// DialTimeout bounds making the connection (a host that drops it, a Pi switched off).
+	DialTimeout = 5 * time.Second
+	// TLSTimeout bounds an https bridge's handshake.
+	TLSTimeout = 5 * time.Second
+	// MaxReplyWait bounds the wait for any reply's header, the longest Drive included,
+	// whatever the call's context allows.
+	MaxReplyWait = 2 * time.Minute
+)
+
+// NoAnswerError is a call the bridge did not answer in time: it took the connection (or none
+// was made) and sent no reply. A bridge stopped with SIGSTOP, a hung Pi, a network that drops
+// packets.
+type NoAnswerError struct {
+	Addr  string        // the bridge
+	Call  string        // "GET /v1/info"
+	After time.Duration // how long the call waited
+	Err   error         // the transport's or the context's error
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("the bridge at %s does not answer: no reply to %s in %v (is hwbridge stopped, as by kill -STOP, or its computer hung?)", e.Addr, e.Call, e.After)
+}
+
+func (e *NoAnswerError) Unwrap() error { return e.Err }
+
+// newHTTPClient is the Client's http.Client: http.DefaultTransport's settings (proxies from
+// the environment, HTTP/2, idle connections kept), with the deadlines above. It has no
+// overall Timeout: the event stream is long, and each call's context bounds it.
+func newHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: DialTimeout, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = TLSTimeout
+	t.ResponseHeaderTimeout = MaxReplyWait
+	t.ExpectContinueTimeout = time.Second
+	return &http.Client{Transport: t}
 }
 
 // NewClient returns a client of the bridge at addr ("HOST:PORT", or an http:// URL); token may
@@ -44,7 +97,7 @@ func NewClient(addr, token string) (*Client, error) {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("hwapi: bridge address %q: want HOST:PORT or an http URL", addr)
 	}
-	return &Client{base: strings.TrimRight(base, "/"), token: token, hc: &http.Client{}}, nil
+	return &Client{base: strings.TrimRight(base, "/"), token: token, hc: newHTTPClient()}, nil
 }
 
 // addr returns the bridge's address as given.
@@ -103,10 +156,40 @@ func (c *Client) request(ctx context.Context, method, path string, in any) (*htt
 	return req, nil
 }
 
-// do sends a request and gives the reply's body to read; a request refused by the rate limit
-// (429) is sent again after a pause (up to five times, waiting 20 ms, then twice as long each
-// time).
-func (c *Client) do(ctx context.Context, method, path string, in any, read func([]byte) error) error {
+// timeout is a call's time: Timeout, or DefaultTimeout.
+func (c *Client) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+// do sends a request and gives the reply's body to read, within limit (0: the Client's
+// Timeout) or ctx's end, whichever comes first; a request refused by the rate limit (429) is
+// sent again after a pause (up to five times, waiting 20 ms, then twice as long each time),
+// within the same limit. A call that ran out of time is a *NoAnswerError.
+func (c *Client) do(ctx context.Context, limit time.Duration, method, path string, in any, read func([]byte) error) error {
+	if limit <= 0 {
+		limit = c.timeout()
+	}
+	start := time.Now()
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	err := c.retry(cctx, method, path, in, read)
+	if err != nil && timedOut(err) {
+		return &NoAnswerError{Addr: c.addr(), Call: method + " " + path, After: time.Since(start).Round(100 * time.Millisecond), Err: err}
+	}
+	return err
+}
+
+// timedOut reports whether err is a deadline's: the call's, its context's, or the transport's
+// (the dial, the TLS handshake, the reply's header).
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
+func (c *Client) retry(ctx context.Context, method, path string, in any, read func([]byte) error) error {
 	pause := 20 * time.Millisecond
 	for try := 0; ; try++ {
 		err := c.once(ctx, method, path, in, read)
@@ -157,7 +240,7 @@ func (c *Client) once(ctx context.Context, method, path string, in any, read fun
 // Info returns the rig's description, checked whole (decodeInfo).
 func (c *Client) Info(ctx context.Context) (Info, error) {
 	var i Info
-	err := c.do(ctx, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = decodeInfo(b); return err })
+	err := c.do(ctx, 0, http.MethodGet, "/v1/info", nil, func(b []byte) (err error) { i, err = decodeInfo(b); return err })
 	return i, err
 }
 
@@ -194,20 +277,20 @@ func refused(err error) bool {
 // Status returns the rig's state.
 func (c *Client) Status(ctx context.Context) (Status, error) {
 	var s Status
-	err := c.do(ctx, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = decodeStatus(b); return err })
+	err := c.do(ctx, 0, http.MethodGet, "/v1/status", nil, func(b []byte) (err error) { s, err = decodeStatus(b); return err })
 	return s, err
 }
 
 // Frame sends weight targets.
 func (c *Client) Frame(ctx context.Context, f Frame) (FrameReply, error) {
 	var r FrameReply
-	err := c.do(ctx, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = decodeFrameReply(b, f); return err })
+	err := c.do(ctx, 0, http.MethodPost, "/v1/frame", f, func(b []byte) (err error) { r, err = decodeFrameReply(b, f); return err })
 	return r, err
 }
 
 func (c *Client) ack(ctx context.Context, path, what string) (Ack, error) {
 	var a Ack
-	err := c.do(ctx, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = decodeAck(b, what); return err })
+	err := c.do(ctx, 0, http.MethodPost, path, struct{}{}, func(b []byte) (err error) { a, err = decodeAck(b, what); return err })
 	return a, err
 }
 
@@ -238,7 +321,7 @@ func (c *Client) Resume(ctx context.Context) (Ack, error) { return c.ack(ctx, "/
 
 // InjectFault asks a simulated rig to inject a bus fault.
 func (c *Client) InjectFault(ctx context.Context, f Fault) error {
-	return c.do(ctx, http.MethodPost, "/v1/sim/fault", f, nil)
+	return c.do(ctx, 0, http.MethodPost, "/v1/sim/fault", f, nil)
 }
 
 // events calls fn with every event of the bridge's stream until ctx ends or the stream does
@@ -288,7 +371,7 @@ func (c *Client) events(ctx context.Context, fn func(Event)) error {
 type RemoteRack struct {
 	c       *Client
 	r, n    int
-	Timeout time.Duration // per call; default 60 s (a Drive waits for the pots to settle)
+	Timeout time.Duration // bounds a Drive, which waits for the pots to settle; default 60 s (the other calls: Client.Timeout)
 	Grace   time.Duration // how long pots may be off their targets; default 15 s
 
 	rng, allow []float64 // per pot: its range, and how far a read-back may be from the target
@@ -328,10 +411,6 @@ func (c *Client) Racks(info Info) ([]*RemoteRack, error) {
 	return racks, nil
 }
 
-func (rr *RemoteRack) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), rr.Timeout)
-}
-
 // Len returns the number of pots: the A-units', then the bias.
 func (rr *RemoteRack) Len() int { return rr.n }
 
@@ -343,10 +422,8 @@ func (rr *RemoteRack) Sum(active []uint16) (float64, error) {
 	if active == nil {
 		active = []uint16{} // "active": [], not null
 	}
-	ctx, cancel := rr.ctx()
-	defer cancel()
 	var rep SumReply
-	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, func(b []byte) (err error) {
+	err := rr.c.do(context.Background(), 0, http.MethodPost, "/v1/loop/sum", SumRequest{R: rr.r, Active: active}, func(b []byte) (err error) {
 		rep, err = decodeSumReply(b)
 		return err
 	})
@@ -373,10 +450,8 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	if active == nil {
 		active = []uint16{}
 	}
-	ctx, cancel := rr.ctx()
-	defer cancel()
 	var rep DriveReply
-	err := rr.c.do(ctx, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
+	err := rr.c.do(context.Background(), rr.Timeout, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
 		func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
 	if err != nil {
 		return rr.c.failed(fmt.Errorf("rack R%d: drive: %w", rr.r, err))
@@ -412,7 +487,8 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 }
 
 // follow reads the pots back until each is within its allowance of the weight it was driven
-// to, or Grace passes.
+// to, or Grace passes; a refusal, a malformed reply or a bridge that does not answer ends it
+// at once.
 func (rr *RemoteRack) follow() error {
 	start := time.Now()
 	for {
@@ -429,7 +505,8 @@ func (rr *RemoteRack) follow() error {
 			}
 		}
 		var se *StatusError
-		if errors.As(err, &se) || errors.Is(err, errReply) {
+		var na *NoAnswerError
+		if errors.As(err, &se) || errors.Is(err, errReply) || errors.As(err, &na) {
 			return fmt.Errorf("rack R%d: readings: %w", rr.r, err)
 		}
 		if time.Since(start) >= rr.Grace {
@@ -450,10 +527,8 @@ func (rr *RemoteRack) follow() error {
 // read fetches the rig's read-back weights into dst: an error when the bridge refused or did
 // not answer, or a pot was never read back.
 func (rr *RemoteRack) read(dst []float64) error {
-	ctx, cancel := rr.ctx()
-	defer cancel()
 	var rep Readings
-	err := rr.c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, func(b []byte) (err error) {
+	err := rr.c.do(context.Background(), 0, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(rr.r), nil, func(b []byte) (err error) {
 		rep, err = decodeReadings(b, rr.r, rr.n)
 		if err != nil {
 			err = fmt.Errorf("%w: %w", errReply, err)
@@ -480,7 +555,8 @@ func (rr *RemoteRack) Readings(dst []float64) error {
 	}
 	err := rr.read(dst)
 	var se *StatusError
-	if errors.As(err, &se) || errors.Is(err, errReply) {
+	var na *NoAnswerError
+	if errors.As(err, &se) || errors.Is(err, errReply) || errors.As(err, &na) {
 		return rr.c.failed(fmt.Errorf("rack R%d: readings: %w", rr.r, err))
 	}
 	return err

@@ -61,6 +61,10 @@ type Opts struct {
 	// otherwise. 0: no watchdog.
 	Watchdog   time.Duration
 	OnWatchdog string
+	// Servos and DigitalPots say what the rig's pots are, for the words of the watchdog's and
+	// a halt's messages: servos are held or parked, digital pots keep their values (they have
+	// no park position). Neither: the messages say "pots".
+	Servos, DigitalPots bool
 	// MaxStreams bounds the event streams open at once; default 8.
 	MaxStreams int
 	// Logger receives the notable events, with component=hwapi: refusals (the first of a
@@ -293,22 +297,43 @@ func (h *Handler) CheckWatchdog() bool {
 		h.mu.Unlock()
 		return false
 	}
-	action := "held"
-	if h.opts.OnWatchdog == "park" {
-		action = "parked"
-	}
-	h.stopped = fmt.Sprintf("watchdog: no control request for %v, servos %s", silent.Round(time.Millisecond), action)
+	park := h.opts.OnWatchdog == "park"
+	left := h.left(park)
+	h.stopped = fmt.Sprintf("watchdog: no control request for %v: %s", silent.Round(time.Millisecond), left)
 	h.gen++
 	h.mu.Unlock()
-	if action == "parked" {
+	if park {
 		h.b.Park()
 	} else {
 		h.b.Hold()
 	}
-	msg := fmt.Sprintf("no control request for %v: motion stopped, servos %s", silent.Round(time.Millisecond), action)
+	msg := fmt.Sprintf("no control request for %v: motion stopped, %s", silent.Round(time.Millisecond), left)
 	h.events.Publish(Event{Time: now, Kind: "watchdog", Message: msg})
-	h.log.Warn("watchdog: "+msg, "silent", silent.Round(time.Millisecond), "servos", action)
+	h.log.Warn("watchdog: "+msg, "silent", silent.Round(time.Millisecond), "action", actions[park])
 	return true
+}
+
+// actions names a stop in the log's attributes: hold or park.
+var actions = map[bool]string{false: "hold", true: "park"}
+
+// left says what a stop leaves of the rig's pots, as Opts.Servos and Opts.DigitalPots tell
+// what they are: "servos held", "servos parked", "digital pots kept as they are", or both.
+func (h *Handler) left(park bool) string {
+	servos := "servos held"
+	if park {
+		servos = "servos parked"
+	}
+	switch o := h.opts; {
+	case o.Servos && o.DigitalPots:
+		return servos + ", digital pots kept as they are"
+	case o.Servos:
+		return servos
+	case o.DigitalPots:
+		return "digital pots kept as they are"
+	case park:
+		return "pots parked"
+	}
+	return "pots held"
 }
 
 // Watch runs the watchdog until ctx ends, checking every quarter of its time (at most every
@@ -520,16 +545,14 @@ func (h *Handler) halt(w http.ResponseWriter, r *http.Request) {
 	h.gen++
 	ack := Ack{Generation: h.gen}
 	h.mu.Unlock()
-	action := "held"
 	if park {
 		h.b.Park()
-		action = "parked"
 	} else {
 		h.b.Hold()
 	}
-	msg := fmt.Sprintf("halted by POST /v1/halt from %s: servos %s; POST /v1/resume to move again", addr, action)
+	msg := fmt.Sprintf("halted by POST /v1/halt from %s: %s; POST /v1/resume to move again", addr, h.left(park))
 	h.events.Publish(Event{Time: now, Kind: "halted", Message: msg})
-	h.log.Warn(msg, "addr", addr, "servos", action)
+	h.log.Warn(msg, "addr", addr, "action", actions[park])
 	h.ok(w, ack)
 }
 

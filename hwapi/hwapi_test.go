@@ -3,6 +3,7 @@ package hwapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -270,12 +271,27 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+// The watchdog stops motion after its time without a control request, and says what it left
+// in the words of the rig's parts: a loop rig of digital pots is not told about servos (issue
+// 26).
 func TestWatchdog(t *testing.T) {
-	for _, action := range []string{"hold", "park"} {
-		t.Run(action, func(t *testing.T) {
+	for _, tc := range []struct {
+		action              string
+		servos, digitalPots bool
+		want                string
+	}{
+		{"hold", true, false, "motion stopped, servos held"},
+		{"park", true, false, "motion stopped, servos parked"},
+		{"hold", false, true, "motion stopped, digital pots kept as they are"},
+		{"park", false, true, "motion stopped, digital pots kept as they are"},
+		{"park", true, true, "motion stopped, servos parked, digital pots kept as they are"},
+		{"hold", false, false, "motion stopped, pots held"},
+	} {
+		action := tc.action
+		t.Run(fmt.Sprintf("%s servos=%v digital=%v", action, tc.servos, tc.digitalPots), func(t *testing.T) {
 			clk := &clock{t: time.Unix(0, 0)}
 			f := newFake("mirror")
-			h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, now: clk.Now})
+			h, srv := serve(t, f, Opts{Watchdog: time.Second, OnWatchdog: action, Servos: tc.servos, DigitalPots: tc.digitalPots, now: clk.Now})
 			sub := h.Events().Subscribe()
 			clk.Advance(900 * time.Millisecond)
 			if h.CheckWatchdog() {
@@ -293,8 +309,8 @@ func TestWatchdog(t *testing.T) {
 			if calls := f.Calls(); len(calls) != 1 || calls[0] != action {
 				t.Errorf("%s: backend calls %v", action, calls)
 			}
-			if e := <-sub.C; e.Kind != "watchdog" || !strings.Contains(e.Message, "servos "+map[string]string{"hold": "held", "park": "parked"}[action]) {
-				t.Errorf("event %+v", e)
+			if e := <-sub.C; e.Kind != "watchdog" || !strings.HasSuffix(e.Message, tc.want) || !tc.servos && strings.Contains(e.Message, "servo") {
+				t.Errorf("event %+v, want %q", e, tc.want)
 			}
 			post(t, srv, "/v1/frame", "", `{"seq":1,"weights":[{"r":0,"a":0,"w":3}]}`)
 			if e := <-sub.C; e.Kind != "resumed" {

@@ -335,7 +335,9 @@ func (mi *Mirror) Values() []Weight {
 
 // Run sends frames to sink until ctx ends, then sends what is left; between frames it sends a
 // heartbeat every heartbeat (the bridge's watchdog; 0: none). It returns the last frame's
-// error, if any, at the end.
+// error, if any, at the end. Each frame and each heartbeat waits for its answer at most
+// FrameTimeout (a Client's calls have their own deadlines too): a bridge that does not
+// answer is an error in the Stats, not a mirror that waits for ever.
 //
 // A frame in flight is not cancelled when ctx ends: it is answered (or times out after
 // FrameTimeout) before the last frame goes. A cancelled request may still reach the bridge,
@@ -410,7 +412,9 @@ func (mi *Mirror) Run(ctx context.Context, sink Sink, heartbeat time.Duration) e
 			idle := mi.now().Sub(mi.lastTx) >= heartbeat
 			mi.mu.Unlock()
 			if idle {
-				a, err := sink.Heartbeat(ctx)
+				hctx, cancel := context.WithTimeout(ctx, timeout)
+				a, err := sink.Heartbeat(hctx)
+				cancel()
 				if err != nil {
 					lastErr = err
 				} else {

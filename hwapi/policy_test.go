@@ -99,6 +99,37 @@ func TestHaltRefusesMotionUntilResume(t *testing.T) {
 	}
 }
 
+// A halt's event says what it left in the words of the rig's parts (issue 26: a loop rig of
+// digital pots was told "servos held").
+func TestHaltSaysWhatItLeft(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		servos, digitalPots bool
+		park                bool
+		want                string
+	}{
+		{"servos hold", true, false, false, ": servos held; POST /v1/resume to move again"},
+		{"servos park", true, false, true, ": servos parked; POST /v1/resume to move again"},
+		{"digital pots park", false, true, true, ": digital pots kept as they are; POST /v1/resume to move again"},
+		{"both hold", true, true, false, ": servos held, digital pots kept as they are; POST /v1/resume"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv := serve(t, newFake("loop"), Opts{Servos: tc.servos, DigitalPots: tc.digitalPots})
+			sub := h.Events().Subscribe()
+			path := "/v1/halt"
+			if tc.park {
+				path += "?park=1"
+			}
+			if code, body := post(t, srv, path, "", ""); code != 200 {
+				t.Fatalf("halt: %d %s", code, body)
+			}
+			if e := <-sub.C; e.Kind != "halted" || !strings.Contains(e.Message, tc.want) || !tc.servos && strings.Contains(e.Message, "servo") {
+				t.Errorf("event %+v, want %q", e, tc.want)
+			}
+		})
+	}
+}
+
 func statusOf(t *testing.T, srv *httptest.Server) Status {
 	t.Helper()
 	resp, err := srv.Client().Get(srv.URL + "/v1/status")

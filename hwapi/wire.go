@@ -226,8 +226,11 @@ type FrameStats struct {
 	LastFrameBytes  int    `json:"last_frame_bytes"`
 	MaxFrameBytes   int    `json:"max_frame_bytes"`
 	TotalWriteBytes uint64 `json:"total_write_bytes"`
-	Corrections     uint64 `json:"corrections"`
-	Reads           uint64 `json:"reads"`
+	// Corrections counts the closed loop's re-drives: a pot read back off its target after a
+	// move, driven again (mark1 bridge's report calls them re-drives; a machine's corrections
+	// are its learning's, counted in its epochs). The JSON name is the API's.
+	Corrections uint64 `json:"corrections"`
+	Reads       uint64 `json:"reads"`
 }
 
 // Status is a picture of the rig.

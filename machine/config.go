@@ -125,7 +125,8 @@ type Config struct {
 	// only records where the board came from). It is saved with the machine.
 	Board *patchboard.Board `json:"-"`
 	// PresentationTime is the machine time one presentation takes, in seconds. Default 3 s
-	// (historical: "about 3 seconds" per training presentation).
+	// (assumed: "about 3 seconds" per training presentation comes from a secondary account,
+	// Wikipedia's "Mark I Perceptron", which gives no source for it).
 	PresentationTime float64 `json:"presentation_time_s"`
 	// Order is the order of presentation in a training epoch: OrderShuffle (default),
 	// OrderFile or OrderInterleave. Training in file order on a deck loaded class by class

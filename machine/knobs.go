@@ -23,7 +23,7 @@ import (
 var topDocs = []knob.Doc{
 	{Key: "seed", Models: "root of every random choice: wiring, cell and motor spreads, noise, order", Source: knob.Setting,
 		Range: knob.Closed(0, math.MaxUint64)}, // every uint64: the --seed flag's and the state file's; a configuration file quotes one over 2^63-1
-	{Key: "r_units", Models: "response units (R-units), one rack of pots each", Unit: "units", Source: knob.Historical,
+	{Key: "r_units", Models: "response units (R-units), each with a rack of pots (the emulator's arrangement)", Unit: "units", Source: knob.Historical,
 		Range: knob.Closed(1, MaxRUnits)},
 	{Key: "rule", Models: "reinforcement rule: alpha (error correction), gamma (conserving) or forced", Source: knob.Historical,
 		Range: knob.Names("alpha", "gamma", "forced")},
@@ -35,7 +35,7 @@ var topDocs = []knob.Doc{
 		Range: knob.Closed(1, patchboard.MaxLocalUnits)},
 	{Key: "local_radius", Models: "radius of a local A-unit's excitatory centre", Unit: "cells", Source: knob.Assumed,
 		Range: knob.Closed(1, patchboard.MaxLocalRadius)},
-	{Key: "presentation_time_s", Models: "machine time of one presentation", Unit: "s", Source: knob.Historical,
+	{Key: "presentation_time_s", Models: "machine time of one presentation (the original's, about 3 s, comes from a secondary account without a source)", Unit: "s", Source: knob.Assumed,
 		Range: knob.Closed(MinPresentation, MaxPresentation)},
 	{Key: "order", Models: "order of presentation in an epoch: shuffle, file or interleave", Source: knob.Setting,
 		Range: knob.Names(OrderShuffle, OrderFile, OrderInterleave)},

@@ -1,6 +1,7 @@
 // Package machine assembles the Mark I Perceptron: the retina of photocells, the plug-board of
-// threshold A-units, and one rack of motor-driven potentiometers per R-unit, and runs
-// Rosenblatt's learning rules on them.
+// threshold A-units, and one rack of motor-driven potentiometers per R-unit (the emulator's
+// arrangement: the record gives motor-driven pots in racks, not how many nor how they were
+// grouped), and runs Rosenblatt's learning rules on them.
 //
 // One presentation (Present or Train) is the hot loop: the retina latches the card's S-states,
 // the plug-board fires the A-units, each R-unit sums its rack through the active A-units, and

@@ -1,8 +1,10 @@
 // Package potentiometer models the weights of the Mark I Perceptron: racks of rotary
-// potentiometers turned by motors (or, in one account, by relay-driven ratchets), one rack per
-// R-unit (historical). A Rack holds one pot per A-unit plus a bias pot (index n, the weight of an
-// always-on unit phi0 = 1). The position of a pot's wiper is the weight, in increments: one
-// nominal correction pulse moves a pot 1.0.
+// potentiometers turned by motors (or, in one account, by relay-driven ratchets), which is
+// historical. One rack per R-unit, each holding one pot per A-unit plus a bias pot, is this
+// emulator's arrangement (the record does not say how many pots there were nor how they were
+// grouped, and mentions no bias): a Rack holds n A-unit pots and the bias pot (index n, the
+// weight of an always-on unit phi0 = 1). The position of a pot's wiper is the weight, in increments: one nominal correction
+// pulse moves a pot 1.0.
 //
 // # Use
 //

@@ -127,10 +127,10 @@ type Params struct {
 	// 0.3 s. Assumed. Flaw "lag".
 	DecayTau float64 `json:"decay_tau_s"`
 	// Latch is the time after the card appears at which the comparators read the cells. Unit:
-	// seconds (>= 0). Default 1 s. Setting (a presentation took about 3 s on the original,
-	// which is historical; the latch time is assumed). When a presentation is shorter than
-	// Latch, the cells latch at its end. It acts only with the lags (instant cells read the
-	// same at any time).
+	// seconds (>= 0). Default 1 s. Setting (the latch time is assumed, and so is the
+	// original's pace of about 3 s a presentation, which a secondary account gives without a
+	// source). When a presentation is shorter than Latch, the cells latch at its end. It acts
+	// only with the lags (instant cells read the same at any time).
 	Latch float64 `json:"latch_s"`
 	// DarkNoise is the comparator-input noise (dark current and amplifier noise): Gaussian, this
 	// sigma, in units of the full-light conductance, drawn at every latch. Unit: conductance

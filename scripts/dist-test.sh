@@ -5,7 +5,10 @@
 #  - installs what it needs, saying so (scripts/need.sh): adduser, curl, lintian, Xvfb and the
 #    window's libraries; installing the packages needs root: sudo when not root, else it fails;
 #  - refuses to run where mark1, hwbridge or mark1-museum is installed already (it purges them);
-#  - the archive holds the binaries, README, rig example, units and COPYRIGHT;
+#  - the archive holds the binaries, README, rig example, units and COPYRIGHT; every archive
+#    (Linux, and for amd64 and arm64 macOS and Windows) passes internal/tools/distcheck: its
+#    files, programs of the right format and processor (ELF, Mach-O, console PE), SHA256SUMS,
+#    and mark1 help run from this machine's;
 #  - dpkg -i: the user hwbridge in i2c and gpio, /etc/mark1 root:hwbridge 0750, the token
 #    (0600 hwbridge), the rig file a conffile, the unit at /lib/systemd/system running
 #    /usr/bin/hwbridge, enabled and not started, the kiosk unit not enabled;
@@ -91,6 +94,18 @@ want=(mark1 hwbridge README.md rig.toml COPYRIGHT systemd/hwbridge.service syste
 for f in "${want[@]}"; do
 	grep -q "^mark1_[^/]*_linux_$arch/$f\$" <<<"$listing" || fail "$tarball has no $f"
 done
+
+step "the archives of every system (internal/tools/distcheck)"
+lic=()
+for f in LICENSE LICENSE.md LICENSE.txt COPYING; do if [ -f "$f" ]; then lic+=(-license "$f"); fi; done
+"${GO:-go}" run ./internal/tools/distcheck "${lic[@]}" "$tmp/dist" || fail "the archives in $tmp/dist are not right (above)"
+case $arch in
+amd64 | arm64)
+	for f in "$tmp/dist"/mark1_*_darwin_"$arch".tar.gz "$tmp/dist"/mark1_*_windows_"$arch".zip; do
+		[ -f "$f" ] || fail "no $(basename "$f") in $tmp/dist"
+	done
+	;;
+esac
 
 step "dpkg -i"
 installed=1

@@ -11,8 +11,13 @@
 #   hwbridge_DEBVER_ARCH.deb          hwbridge (no cgo), its unit, /etc/mark1 (packaging/hwbridge)
 #   mark1-museum_DEBVER_ARCH.deb      amd64 and arm64 only: the window (cgo) and the kiosk unit
 #                                     (--no-museum: neither it nor the window in the archive)
+# and, for amd64 and arm64, mark1 alone for the other systems (no cgo: the same program):
+#   mark1_VERSION_darwin_ARCH.tar.gz  macOS: mark1, README.md, LICENSE (if any), COPYRIGHT
+#   mark1_VERSION_windows_ARCH.zip    Windows: mark1.exe, README.md, LICENSE (if any), COPYRIGHT
+#                                     (not signed)
 # and SHA256SUMS. armhf is built with GOARM=6, so it runs on Raspberry Pi OS's 32-bit armhf
-# (ARMv6, the Pi 1 and Zero) as well as on Debian's (ARMv7).
+# (ARMv6, the Pi 1 and Zero) as well as on Debian's (ARMv7). internal/tools/distcheck checks
+# the archives (scripts/dist-test.sh runs it).
 #
 # mark1-museum needs cgo: natively with gcc and the X and GL headers; for another ARCH with the
 # cross compiler and the headers of that architecture (Debian multiarch: the script adds ARCH to
@@ -77,7 +82,9 @@ echo "dist: version $version (Debian $debver), commit $commit, into $out/: ${arc
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$out"
-rm -f "$out"/mark1_*.tar.gz "$out"/*.deb "$out"/SHA256SUMS
+abs=$(cd "$out" && pwd)
+rm -f "$out"/mark1_*.tar.gz "$out"/mark1_*.zip "$out"/*.deb "$out"/SHA256SUMS
+if printf '%s\n' "${archs[@]}" | grep -qx 'amd64\|arm64'; then bash scripts/need.sh zip; fi
 
 # --- building ----------------------------------------------------------------------------
 goarch() {
@@ -285,6 +292,13 @@ unit() {
 
 gzdoc() { install -D -m 644 /dev/null "$2.gz" && gzip -9n <"$1" >"$2.gz"; }
 
+# tarball NAME: $stage/tar/NAME as $out/NAME.tar.gz, the same bytes from the same files.
+tarball() {
+	tar -C "$stage/tar" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
+		--mode=go-w -cf - "$1" | gzip -9n >"$out/$1.tar.gz"
+	echo "dist: $out/$1.tar.gz"
+}
+
 # --- per architecture --------------------------------------------------------------------
 for arch in "${archs[@]}"; do
 	build "$arch" mark1 0
@@ -342,12 +356,36 @@ for arch in "${archs[@]}"; do
 	install -m 644 scripts/hwbridge.service "$a/systemd/hwbridge.service"
 	install -m 644 docs/kiosk-mark1-museum.service "$a/systemd/mark1-museum.service"
 	install -m 644 docs/rig.md docs/kiosk.md docs/museum.md "$a/docs/"
-	tar -C "$stage/tar" --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
-		--mode=go-w -cf - "$name" | gzip -9n >"$out/$name.tar.gz"
-	echo "dist: $out/$name.tar.gz"
+	tarball "$name"
+
+	# mark1 for macOS and Windows.
+	case $arch in amd64 | arm64) ;; *) continue ;; esac
+	for os in darwin windows; do
+		exe=mark1
+		if [ "$os" = windows ]; then exe=mark1.exe; fi
+		echo "dist: building mark1 for $os $arch"
+		env GOOS=$os GOARCH=$arch CGO_ENABLED=0 \
+			"$go" build -trimpath -ldflags="$ldflags" -o "$stage/$os-$arch/$exe" ./cmd/mark1
+		name=mark1_${version}_${os}_$arch
+		a=$stage/tar/$name
+		mkdir -p "$a"
+		install -m 755 "$stage/$os-$arch/$exe" "$a/"
+		install -m 644 README.md "$a/"
+		for f in LICENSE LICENSE.md LICENSE.txt COPYING; do [ -f "$f" ] && install -m 644 "$f" "$a/"; done
+		licenses tar "$stage/$os-$arch/$exe" >"$a/COPYRIGHT"
+		if [ "$os" = windows ]; then
+			# The zip: its entries in order, each with the commit's time (in UTC), no extra fields.
+			find "$a" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+			rm -f "$out/$name.zip"
+			(cd "$stage/tar" && find "$name" | LC_ALL=C sort | TZ=UTC zip -X -9 -q -@ "$abs/$name.zip")
+			echo "dist: $out/$name.zip"
+		else
+			tarball "$name"
+		fi
+	done
 done
 
-(cd "$out" && sha256sum -- *.tar.gz *.deb >SHA256SUMS)
+(cd "$out" && sha256sum -- *.tar.gz $(compgen -G '*.zip' || true) *.deb >SHA256SUMS)
 
 if [ "$lint" = 1 ]; then
 	bash scripts/need.sh lintian
@@ -356,4 +394,4 @@ if [ "$lint" = 1 ]; then
 fi
 
 echo "dist: done:"
-(cd "$out" && ls -l -- *.tar.gz *.deb | awk '{ printf "  %9d  %s\n", $5, $9 }')
+(cd "$out" && ls -l -- *.tar.gz $(compgen -G '*.zip' || true) *.deb | awk '{ printf "  %9d  %s\n", $5, $9 }')

@@ -149,7 +149,8 @@ frac=$(echo "$readback" | tr ',' '\n' | awk '$1 != int($1) { n++ } END { print n
 echo "rig-test:   accuracy $acc after $(grep -c '"epoch"' "$tmp/loop.json") epochs; weights read back: $readback"
 stop
 grep -q "fault: pots1" "$tmp/sim-loop.toml.log" || fail "loop: the timeouts on pots1 were not reported"
-grep -q "stopping: parking the servos, keeping the digital pots" "$tmp/sim-loop.toml.log" || fail "loop: no clean stop"
+grep -q "stopping: keeping the digital pots, then halting every device" "$tmp/sim-loop.toml.log" || fail "loop: no clean stop"
+grep -q "servo" "$tmp/sim-loop.toml.log" && fail "loop: a rig of digital pots was told of servos: $(grep servo "$tmp/sim-loop.toml.log" | head -3)"
 
 echo "rig-test: headless: hwbridge run trains the loop rig's machine by itself"
 rm -f "$tmp/addr"

@@ -25,9 +25,9 @@ func framesInTraining(b testing.TB) (*session.Frame, *session.Frame) {
 	return f1, f2
 }
 
-// BenchmarkDraw builds a whole 1920x1080 frame with everything on screen (the 4,104 dials,
-// the 512 lamps, the retina, the heat maps, the wiring, the caption), alternating between two
-// presentations so that the dials turn.
+// BenchmarkDraw builds a whole 1920x1080 frame with everything on screen (the emulator's 4,104
+// dials, the 512 lamps, the retina, the heat maps, the wiring, the caption), alternating
+// between two presentations so that the dials turn.
 func BenchmarkDraw(b *testing.B) {
 	f1, f2 := framesInTraining(b)
 	sc, err := view.New(view.Options{})

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/internal/cli"
 )
 
 // cmdHalt stops a bridge's motion (an operator's stop): nothing moves until hwbridge resume.
@@ -14,17 +16,28 @@ func cmdHalt(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("halt", "[--bridge HOST:PORT] [--park] [--token-file FILE]", stdout)
 	addr := fs.String("bridge", "127.0.0.1:8707", "the bridge's HOST:PORT")
 	tokenFile := fs.String("token-file", "", "a FILE holding the bridge's token")
-	park := fs.Bool("park", false, "park the servos (else they hold where they are)")
+	park := fs.Bool("park", false, "park the servos (else they hold where they are); digital pots keep their values either way")
 	if err := parse(args); err != nil {
 		return err
 	}
 	c, ctx, cancel, err := bridgeClient(*addr, *tokenFile, stderr)
-	if err != nil {
-		return err
+	if err == nil {
+		defer cancel()
+		err = c.Halt(ctx, *park)
 	}
-	defer cancel()
-	if err := c.Halt(ctx, *park); err != nil {
-		return err
+	if err != nil {
+		// The operator's stop never hangs (every call has its deadline), and a stop that did
+		// not happen says so, and what to do.
+		var ue *cli.UsageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		advice := "the rig is NOT halted: to stop it now, switch off the rig's power"
+		var na *hwapi.NoAnswerError
+		if errors.As(err, &na) {
+			advice += "; then see to the bridge (journalctl -u hwbridge; sudo systemctl restart hwbridge)"
+		}
+		return fmt.Errorf("%w: %s", err, advice)
 	}
 	fmt.Fprintf(stdout, "halted the rig at %s: nothing moves until hwbridge resume --bridge %s\n", *addr, *addr)
 	return nil
@@ -57,7 +70,9 @@ func cmdResume(args []string, stdout, stderr io.Writer) error {
 
 // bridgeClient is a client of the bridge at addr, with a token file, and a context of 30 s.
 // A bridge that is starting is waited for, up to 10 s (saying so on stderr): a command pasted
-// right after starting hwbridge in the background finds it.
+// right after starting hwbridge in the background finds it. A bridge that takes the
+// connection and does not answer is an error after the client's call timeout
+// (hwapi.DefaultTimeout, 5 s): a *hwapi.NoAnswerError.
 func bridgeClient(addr, tokenFile string, stderr io.Writer) (*hwapi.Client, context.Context, context.CancelFunc, error) {
 	token := ""
 	if tokenFile != "" {

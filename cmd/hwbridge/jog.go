@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
 
 	"github.com/mark1-perceptron/mark1/drivers/ads1115"
@@ -69,7 +71,12 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 	if rf.simulate {
 		_, env = rigdev.Simulate(spec, i2csim.WallClock{}, rigdev.SimOpts{Seed: rf.seed})
 	} else if env, err = hostEnv(warnings(stderr)); err != nil {
-		return err
+		return withoutHardware(err)
+	} else {
+		// A bus or a pin this host does not have: say that --simulate is there.
+		bus, pin := env.Bus, env.Pin
+		env.Bus = func(dev string) (i2c.Bus, error) { b, err := bus(dev); return b, withoutHardware(err) }
+		env.Pin = func(name string) (gpio.PinIO, error) { p, err := pin(name); return p, withoutHardware(err) }
 	}
 	busOf := func(name string) (string, error) {
 		for _, b := range spec.Buses {
@@ -198,6 +205,15 @@ func cmdJog(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "read back on %s: %v\n", rb, v)
 	}
 	return nil
+}
+
+// withoutHardware adds to an error opening the host's hardware (no I2C bus, no GPIO pin) that
+// hwbridge jog --simulate moves a simulated pot instead.
+func withoutHardware(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w; without the rig's hardware, hwbridge jog --simulate moves a simulated pot", err)
 }
 
 // cmdCalibrate opens the rig, which drives every read-back pot to both ends, and prints the

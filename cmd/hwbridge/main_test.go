@@ -324,6 +324,20 @@ func TestNoBusMessage(t *testing.T) {
 	}
 }
 
+// hwbridge jog on a host without the rig's I2C bus says why, and that --simulate is there
+// (issue 26).
+func TestJogWithoutI2C(t *testing.T) {
+	if _, err := os.Stat("/dev/i2c-1"); err == nil {
+		t.Skip("this host has /dev/i2c-1: jog would move a real pot")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"jog", "--rig", "../../testdata/rig/sim-mirror.toml", "--pot", "R0.A3", "--us", "1500"}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "/dev/i2c-1 does not exist") || !strings.Contains(errb.String(), "hwbridge jog --simulate moves a simulated pot") ||
+		strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
+
 // A mirror's frame waits for its answer less than its rig's watchdog, on every shipped rig:
 // a frame lost in the network is sent again before the watchdog stops the rig (issue 18: the
 // frame timeout was 5 s, the rigs' watchdog 2 s).

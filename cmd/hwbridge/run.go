@@ -16,6 +16,7 @@ import (
 	"github.com/mark1-perceptron/mark1/hwapi"
 	"github.com/mark1-perceptron/mark1/images"
 	"github.com/mark1-perceptron/mark1/images/builtin"
+	"github.com/mark1-perceptron/mark1/internal/listenaddr"
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/rig"
 )
@@ -72,6 +73,7 @@ type headless struct {
 	epochs int
 	train  bool // start training at once
 	exit   func()
+	addr   string // the API's address: a bridge that goes on serving after a training says where
 
 	mu     sync.Mutex
 	m      *machine.Machine
@@ -209,6 +211,9 @@ func (hl *headless) loop(ctx context.Context) {
 		return
 	}
 	training := hl.train
+	if training && hl.exit == nil {
+		hl.logger.Info("training at once (--train); after it the bridge goes on serving" + hl.where())
+	}
 	epoch, card, mistakes := 0, 0, 0
 	var order []int
 	rng := rand.New(rand.NewPCG(hl.cfg.Seed, 0xbeef))
@@ -272,6 +277,9 @@ func (hl *headless) loop(ctx context.Context) {
 				if err := hl.m.Err(); err != nil {
 					msg += "; first rig fault: " + err.Error()
 				}
+				if hl.exit == nil {
+					msg += "; the bridge goes on serving" + hl.where()
+				}
 				hl.publish("trained", msg)
 				if hl.exit != nil {
 					hl.exit()
@@ -286,6 +294,21 @@ func (hl *headless) loop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// where says where the bridge serves and how it stops, for the lines that say it goes on
+// after a training: " http://127.0.0.1:8707/ (Train trains again; Ctrl-C or SIGTERM stops it,
+// --exit stops after the training)".
+func (hl *headless) where() string {
+	s := ""
+	if hl.addr != "" {
+		s = " " + strings.Join(listenaddr.URLs(hl.addr), " ")
+	}
+	again := ""
+	if hl.panel != nil {
+		again = "Train trains again; "
+	}
+	return s + " (" + again + "Ctrl-C or SIGTERM stops it, --exit stops after the training)"
 }
 
 // reset starts again from a new machine; in the loop the pots go back to zero.
@@ -310,7 +333,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs, parse := newFlags("run", "--rig FILE [--train] [--epochs N] [--pace D] [--exit] [serve flags]", stdout)
 	var df daemonFlags
 	df.register(fs)
-	train := fs.Bool("train", false, "start training at once, as if Train were pressed")
+	train := fs.Bool("train", false, "start training at once, as if Train were pressed; after it the bridge goes on serving (--exit: it stops)")
 	epochs := fs.Int("epochs", 0, "most epochs a training runs (default: the rig's [machine] epochs)")
 	pace := paceFlag(fs, "pace", "wait `D` between presentations: a duration (500ms, 2s), or auto: two update periods on a mirror rig, none in the loop")
 	exit := fs.Bool("exit", false, "stop after the first training (with --train: a scripted run)")
@@ -343,7 +366,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	b.own = "the bridge runs its own machine (hwbridge run): frames and loop requests are refused"
-	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Logger: logger})
+	servos, digital := hw.Parts()
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Servos: servos, DigitalPots: digital, Logger: logger})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
 	hl := &headless{hw: hw, spec: spec, cfg: cfg, set: set, panel: pn, events: h.Events(), logger: logger,
 		pace: *pace, epochs: *epochs, train: *train}
@@ -364,5 +388,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *exit {
 		hl.exit = stopRun
 	}
-	return serveUntilSignal(runCtx, hw, h, sf, logger, hl.loop)
+	return serveUntilSignal(runCtx, hw, h, sf, logger, func(ctx context.Context, addr string) {
+		hl.addr = addr
+		hl.loop(ctx)
+	})
 }

@@ -521,14 +521,18 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	spec := hw.Rig()
-	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog, Logger: logger})
+	servos, digital := hw.Parts()
+	h := api(b, hwapi.Opts{Token: token, AllowHosts: sf.allowHosts, Watchdog: spec.Watchdog, OnWatchdog: spec.OnWatchdog,
+		Servos: servos, DigitalPots: digital, Logger: logger})
 	hw.OnEvent(func(e rigdev.Event) { h.Events().Publish(hwapi.Event(e)) })
-	return serveUntilSignal(context.Background(), hw, h, sf, logger, func(context.Context) {})
+	return serveUntilSignal(context.Background(), hw, h, sf, logger, func(context.Context, string) {})
 }
 
 // serveUntilSignal listens, runs the frames and the watchdog (and extra, the headless
-// machine), and on SIGINT or SIGTERM, or when parent ends, parks the servos and stops.
-func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Handler, sf serveFlags, logger *slog.Logger, extra func(context.Context)) error {
+// machine, given the address listened on), and on SIGINT or SIGTERM, or when parent ends,
+// parks the servos (the rig's Shutdown, which it names in the words of the rig's parts) and
+// stops.
+func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Handler, sf serveFlags, logger *slog.Logger, extra func(ctx context.Context, addr string)) error {
 	ln, err := net.Listen("tcp", sf.listen)
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
@@ -546,10 +550,10 @@ func serveUntilSignal(parent context.Context, hw *rigdev.Hardware, h *hwapi.Hand
 	go frames(ctx, hw, logger)
 	go h.Watch(ctx)
 	go func() { <-ctx.Done(); h.Events().Close() }() // the event streams end, so the server can stop
-	go extra(ctx)
+	go extra(ctx, addr)
 	err = server(ctx, h, ln, logger)
 	stop() // a second signal ends the program at once
-	logger.Info("stopping: parking the servos, keeping the digital pots, then halting every device (servo signals off, boards asleep, lamps out)")
+	logger.Info("stopping: " + hw.ShutdownPlan())
 	if serr := hw.Shutdown(10 * time.Second); serr != nil {
 		logger.Error(fmt.Sprintf("shutdown: %v", serr))
 	}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark1-perceptron/mark1/internal/devtools"
 	"github.com/mark1-perceptron/mark1/museum/screen"
 )
 
@@ -154,7 +155,7 @@ func TestBrowserCamera(t *testing.T) {
 	}
 	url = strings.TrimSuffix(url, "/") + "/?camera&attract=0"
 
-	d := startChromium(t, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader",
+	d := devtools.Start(t, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir="+t.TempDir(), "--hide-scrollbars", "--window-size=1920,1080",
 		"--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
@@ -163,7 +164,7 @@ func TestBrowserCamera(t *testing.T) {
 	defer cancel()
 	state := func() pageStateT {
 		t.Helper()
-		s, err := d.eval(ctx, `typeof mark1State === "function" ? mark1State() : ""`)
+		s, err := d.Eval(ctx, `typeof mark1State === "function" ? mark1State() : ""`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +184,7 @@ func TestBrowserCamera(t *testing.T) {
 				return st
 			}
 			if ctx.Err() != nil {
-				page, _ := d.eval(context.Background(), `JSON.stringify(globalThis.mark1Camera || null) + " " + document.body.innerText`)
+				page, _ := d.Eval(context.Background(), `JSON.stringify(globalThis.mark1Camera || null) + " " + document.body.innerText`)
 				t.Fatalf("never %s: %+v (page: %s)", what, st, page)
 			}
 			time.Sleep(200 * time.Millisecond)
@@ -195,7 +196,7 @@ func TestBrowserCamera(t *testing.T) {
 	}
 	// S typed on the page (ebiten's canvas has the focus).
 	for _, typ := range []string{"keyDown", "keyUp"} {
-		if err := d.page("Input.dispatchKeyEvent", map[string]any{"type": typ, "key": "s", "code": "KeyS",
+		if err := d.Page("Input.dispatchKeyEvent", map[string]any{"type": typ, "key": "s", "code": "KeyS",
 			"windowsVirtualKeyCode": 83, "nativeVirtualKeyCode": 83}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +216,7 @@ func TestBrowserCamera(t *testing.T) {
 	var shot struct {
 		Data string `json:"data"`
 	}
-	if err := d.page("Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
+	if err := d.Page("Page.captureScreenshot", map[string]any{"format": "png"}, &shot); err != nil {
 		t.Fatal(err)
 	}
 	b, err := base64.StdEncoding.DecodeString(shot.Data)

@@ -142,6 +142,12 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mark1-museum: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if len(st.language) > i18n.MaxTag {
+		// Not quoted, not parsed: a tag of a million characters is one short line.
+		_, err := i18n.ParseTag(st.language)
+		fmt.Fprintf(stderr, "mark1-museum: --language: %v\n", err)
+		return 2
+	}
 	if _, ok := i18n.Parse(st.language); st.language != "" && !ok {
 		fmt.Fprintf(stderr, "mark1-museum: --language %q: want en, de, fr or es (a region is allowed: de-CH)\n", st.language)
 		return 2

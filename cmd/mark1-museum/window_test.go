@@ -465,4 +465,14 @@ func TestLanguageFlag(t *testing.T) {
 			}
 		})
 	}
+	// A tag longer than BCP 47's practical limit is refused unparsed, in one short line
+	// (issue 26: a million characters took 7 s, and the line quoted them all).
+	t.Run("a million characters", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		code := run([]string{"--language", strings.Repeat("a", 1_000_000), "--curator-example"}, &out, &errb)
+		want := "mark1-museum: --language: 1000000 bytes long: a language tag has at most 35 characters"
+		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), want) || errb.Len() > 300 {
+			t.Errorf("exit %d, %.300q; want 2 with %q", code, errb.String(), want)
+		}
+	})
 }

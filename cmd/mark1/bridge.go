@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/hwapi"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
@@ -116,13 +118,19 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx := context.Background()
 	info, err := client.Wait(ctx, *wait, func() { fmt.Fprintf(stderr, "mark1 bridge: waiting for the bridge at %s ...\n", *addr) })
+	var na *hwapi.NoAnswerError
+	if errors.As(err, &na) {
+		return err // it names the bridge
+	}
 	if err != nil {
 		return fmt.Errorf("--bridge %s: %w", *addr, err)
 	}
 	if *mode != "" && *mode != info.Mode {
 		return usageErr(fmt.Sprintf("--mode %s: the bridge at %s runs a %s rig (%s)", *mode, *addr, info.Mode, info.Rig))
 	}
-	if st, err := client.Status(ctx); err != nil {
+	if st, err := client.Status(ctx); errors.As(err, &na) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("--bridge %s: %w", *addr, err)
 	} else if st.Halted != "" {
 		return fmt.Errorf("the rig at %s is halted (%s): hwbridge resume --bridge %s lets it move again", *addr, st.Halted, *addr)
@@ -182,8 +190,9 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		if info.Simulate {
 			sim = " (simulated)"
 		}
-		fmt.Fprintf(stdout, "%s %s%s at %s: %s %d cards, %d classes\n", what, info.Rig, sim, *addr, *data, deck.Len(), len(set.Classes))
-		fmt.Fprintf(stdout, "  %s\n", describe(m))
+		fmt.Fprintln(stdout, wrapText(fmt.Sprintf("%s %s%s at %s:", what, info.Rig, sim, *addr), reportWidth-2, "  "))
+		fmt.Fprintln(stdout, "  "+wrapText(fmt.Sprintf("%s, %d cards, %d classes", *data, deck.Len(), len(set.Classes)), reportWidth-2, "  "))
+		fmt.Fprintln(stdout, "  "+wrapText(describe(m), reportWidth-2, "  "))
 	}
 	runCtx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
@@ -270,7 +279,11 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 	case m.Err() != nil:
 		rep.RigError = m.Err().Error()
 	}
-	if st, err := client.Status(sctx); err == nil {
+	// A bridge that did not answer would not answer these either: each would wait its time.
+	mute := errors.As(fatal, &na)
+	if mute {
+		fmt.Fprintf(stderr, "mark1 bridge: the bridge does not answer: no status, and the rig is not released\n")
+	} else if st, err := client.Status(sctx); err == nil {
 		rep.Frames = st.Frames
 		for _, c := range st.Chips {
 			if !c.OK {
@@ -299,8 +312,10 @@ func cmdBridge(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "mark1 bridge: status: %v\n", err)
 	}
 	// A clean end leaves the knobs where training put them: the bridge parks only a client lost.
-	if err := client.Release(sctx); err != nil {
-		fmt.Fprintf(stderr, "mark1 bridge: releasing the rig: %v\n", err)
+	if !mute {
+		if err := client.Release(sctx); err != nil {
+			fmt.Fprintf(stderr, "mark1 bridge: releasing the rig: %v\n", err)
+		}
 	}
 	if *jsonOut {
 		if err := writeJSON(stdout, rep); err != nil {
@@ -337,40 +352,102 @@ func watchBoot(ctx context.Context, c *hwapi.Client, boot string, mi *hwapi.Mirr
 	}
 }
 
+// reportWidth is the width the text report fits in.
+const reportWidth = 80
+
+// printBridgeReport prints the text report, in lines of at most reportWidth columns.
 func printBridgeReport(w io.Writer, rep bridgeReport, info hwapi.Info) {
+	line := func(format string, a ...any) {
+		fmt.Fprintln(w, wrapText(fmt.Sprintf(format, a...), reportWidth-2, "  "))
+	}
 	if rep.Train != nil {
-		fmt.Fprintf(w, "training accuracy: %.1f%% (%d of %d)\n", 100*rep.Train.Accuracy, rep.Train.Correct, rep.Train.Cards)
+		line("training accuracy: %.1f%% (%d of %d)", 100*rep.Train.Accuracy, rep.Train.Correct, rep.Train.Cards)
 	}
 	if ms := rep.Mirror; ms != nil {
-		fmt.Fprintf(w, "mirror: %d frames, %d weight values sent at most %g per second; latency to the bridge's write: mean %.2f, most %.2f update periods (%v)\n",
-			ms.Frames, ms.Weights, info.UpdateHz, ms.MeanLatency, ms.MaxLatency, info.Period())
+		line("mirror: %d frames, %d weight values sent, at most %g frames a second", ms.Frames, ms.Weights, info.UpdateHz)
+		fmt.Fprintln(w, "  "+wrapText(fmt.Sprintf("latency to the bridge's write: mean %.2f, most %.2f update periods (%v)", ms.MeanLatency, ms.MaxLatency, info.Period()), reportWidth-4, "    "))
 	}
 	f := rep.Frames
 	if f.WriteFrames > 0 {
-		fmt.Fprintf(w, "rig: %d frames wrote %d bytes on the bus (the last %d, the most %d); %d closed-loop corrections, %d read-backs\n",
-			f.WriteFrames, f.TotalWriteBytes, f.LastFrameBytes, f.MaxFrameBytes, f.Corrections, f.Reads)
+		line("rig: %d frames wrote %d bytes on the bus (the last %d, the most %d)", f.WriteFrames, f.TotalWriteBytes, f.LastFrameBytes, f.MaxFrameBytes)
 	}
-	for r, ws := range rep.ReadBack {
-		fmt.Fprintf(w, "R%d read back:", r)
-		for i, v := range ws {
-			t := ""
-			if rep.Targets != nil {
-				t = fmt.Sprintf(" (%+g)", rep.Targets[r][i])
-			}
-			fmt.Fprintf(w, " %+.2f%s", v, t)
-		}
-		fmt.Fprintln(w)
+	if f.Reads > 0 {
+		// The machine's corrections are the epochs'; the closed loop's are re-drives.
+		line("rig: %s, %s (a pot read back off its target, driven again)", english.Count(int(f.Reads), "read-back"), english.Count(int(f.Corrections), "re-drive"))
 	}
+	writeReadBack(w, rep)
 	for _, s := range rep.Faulty {
-		fmt.Fprintf(w, "faulty chip: %s\n", s)
+		line("faulty chip: %s", s)
 	}
 	for _, s := range rep.Problems {
-		fmt.Fprintf(w, "pot: %s\n", s)
+		line("pot: %s", s)
 	}
 	switch {
 	case rep.RigStopped:
-		fmt.Fprintf(w, "rig error, training stopped: %s\n", rep.RigError)
+		line("rig error, training stopped: %s", rep.RigError)
 	case rep.RigError != "":
-		fmt.Fprintf(w, "a rig fault the machine met and went on after: %s\n", rep.RigError)
+		line("a rig fault the machine met and went on after: %s", rep.RigError)
+	}
+}
+
+// writeReadBack prints a loop rig's read-back weights, each named by its weight (A0, ...,
+// bias) and followed, when known, by the weight the machine drove its pot to, in columns
+// that fit the report's width:
+//
+//	R0 read back: A0   -0.04 (+0)  A1   -1.17 (-1)  A2   -0.79 (-1)
+//	              ...
+//	              bias +0.09 (+0)
+func writeReadBack(w io.Writer, rep bridgeReport) {
+	if len(rep.ReadBack) == 0 {
+		return
+	}
+	if rep.Targets != nil {
+		fmt.Fprintln(w, "read back (in parentheses: the weight the machine drove the pot to):")
+	}
+	type cell struct{ name, value, target string }
+	var cells [][]cell
+	nw, vw, tw := 0, 0, 0
+	for r, ws := range rep.ReadBack {
+		var row []cell
+		for i, v := range ws {
+			c := cell{name: fmt.Sprintf("A%d", i), value: fmt.Sprintf("%+.2f", v)}
+			if i == len(ws)-1 {
+				c.name = "bias"
+			}
+			if rep.Targets != nil && r < len(rep.Targets) && i < len(rep.Targets[r]) {
+				c.target = fmt.Sprintf("(%+.4g)", rep.Targets[r][i])
+			}
+			nw, vw, tw = max(nw, len(c.name)), max(vw, len(c.value)), max(tw, len(c.target))
+			row = append(row, c)
+		}
+		cells = append(cells, row)
+	}
+	for r, row := range cells {
+		label := fmt.Sprintf("R%d read back: ", r)
+		width := nw + 1 + vw
+		if tw > 0 {
+			width += 1 + tw
+		}
+		per := max(1, (reportWidth-len(label)+2)/(width+2))
+		var b strings.Builder
+		for i, c := range row {
+			switch {
+			case i == 0:
+				b.WriteString(label)
+			case i%per == 0:
+				b.WriteString("\n" + strings.Repeat(" ", len(label)))
+			default:
+				b.WriteString("  ")
+			}
+			s := fmt.Sprintf("%-*s %*s", nw, c.name, vw, c.value)
+			if tw > 0 {
+				s += " " + fmt.Sprintf("%-*s", tw, c.target)
+			}
+			if i%per == per-1 || i == len(row)-1 {
+				s = strings.TrimRight(s, " ")
+			}
+			b.WriteString(s)
+		}
+		fmt.Fprintln(w, b.String())
 	}
 }

@@ -128,8 +128,13 @@ func TestBridgeLoop(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "learning on the pots of fake.toml") || !strings.Contains(out, "training accuracy: 100.0%") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	if f.racks[0].Count("Drive") == 0 || !strings.Contains(out, "R0 read back:") {
+	if f.racks[0].Count("Drive") == 0 || !strings.Contains(out, "R0 read back: A0 ") || !strings.Contains(out, " bias ") {
 		t.Errorf("no correction reached the rig:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len(l) > 80 {
+			t.Errorf("a line of %d columns: %q", len(l), l)
+		}
 	}
 	for _, tc := range []struct {
 		args []string
@@ -311,7 +316,8 @@ func TestBridgeMirrorChecksTheKnobs(t *testing.T) {
 	srv := httptest.NewServer(hwapi.NewHandler(lyingMirror{f}, hwapi.Opts{}))
 	t.Cleanup(srv.Close)
 	code, out, errs := mark1(t, "bridge", "--bridge", srv.Listener.Addr().String(), "--data", "builtin:ef", "--ideal", "--epochs", "2", "--pace", "0")
-	if code != 1 || !strings.Contains(out, "rig error, training stopped: the rig's knobs do not show the machine's weights: R0.A") {
+	// The report's lines are wrapped at 80 columns: the continuations start with two spaces.
+	if code != 1 || !strings.Contains(strings.ReplaceAll(out, "\n  ", " "), "rig error, training stopped: the rig's knobs do not show the machine's weights: R0.A") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }

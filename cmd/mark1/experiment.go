@@ -16,11 +16,11 @@ func init() {
 // lab's harness (runDemo).
 func cmdExperiment(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "list" {
-		fmt.Fprintln(stdout, "The Mark I's reported experiments (mark1 experiment NAME runs one; --help for its flags):")
+		fmt.Fprintln(stdout, "The Mark I's reported experiments (mark1 experiment NAME runs one; -h: flags):")
 		for _, e := range experiment.Historical() {
 			fmt.Fprintf(stdout, "  %-16s %s\n", e.Name, e.Help)
 			rec := "record: " + e.Record + " (" + e.Source + "; " + e.Kind + ")"
-			fmt.Fprintf(stdout, "%s%s\n", listIndent, wrapWords(rec, 100-len(listIndent), listIndent+"        "))
+			fmt.Fprintf(stdout, "%s%s\n", listIndent, wrapWords(rec, 80-len(listIndent), listIndent+"        "))
 		}
 		return nil
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/demo"
 	"github.com/mark1-perceptron/mark1/lab/learn"
 	"github.com/mark1-perceptron/mark1/lab/problem"
+	"github.com/mark1-perceptron/mark1/lab/report/folder"
 	"github.com/mark1-perceptron/mark1/machine"
 )
 
@@ -36,7 +37,7 @@ func cmdLab(args []string, stdout, stderr io.Writer) error {
 		for _, d := range demo.All() {
 			fmt.Fprintf(stdout, "  %-13s %s\n  %-13s   %s\n", d.Name, d.Args, "", d.Help)
 		}
-		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards list),\nidx:IMAGES,LABELS, a folder of class folders, or for compare problem:NAME[,key=value...]\n(xor, parity, separable, outliers, blobs).")
+		fmt.Fprintln(stdout, "\nData: builtin:NAME, gen:KIND[,key=value...] (seeded generated cards; mark1 cards\nlist), idx:IMAGES,LABELS, a folder of class folders, or for compare\nproblem:NAME[,key=value...] (xor, parity, separable, outliers, blobs).")
 		return nil
 	}
 	d, ok := demo.Find(args[0])
@@ -275,7 +276,7 @@ func runDemoErr(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer)
 		rep.Seconds = time.Since(start).Seconds()
 	}
 	if of.out != "" {
-		err := rep.WriteDir(of.out)
+		err := folder.Write(of.out, rep)
 		if stop.signal() != nil {
 			return stopped(fmt.Sprintf(" while writing %s; every file written there is whole", of.out))
 		}
@@ -286,6 +287,10 @@ func runDemoErr(cmd string, d lab.Demo, args []string, stdout, stderr io.Writer)
 	stop.release()
 	if of.json {
 		return writeJSON(stdout, rep)
+	}
+	if of.out == "" {
+		// The text names the figures as written with --out: without it none is.
+		rep.Figures = nil
 	}
 	if err := rep.WriteText(stdout); err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 
 // TestLabWorksheets runs every mark1 command of the worksheets' "sh" code blocks
 // (docs/lab/NN-*.md), each worksheet in a fresh folder, in order: the commands a teacher hands
-// out must run as written. A command may end with "> FILE" (its output is written there). From
+// out must run as written, and their text must fit a terminal (checkWidth). A command may end with "> FILE" (its output is written there). From
 // worksheet 9 on, what each part's "*Observe:*" paragraphs quote must be in what the part's
 // commands printed (see checkObservations); in worksheets 1 to 8, every figure they quote must
 // be what its command measured (see checkFigures). Then the teacher's key's commands run, and
@@ -56,6 +56,8 @@ func TestLabWorksheets(t *testing.T) {
 				if err := os.WriteFile(c.out, []byte(stdout), 0o644); err != nil {
 					t.Fatal(err)
 				}
+			} else if c.args[0] == "lab" || c.args[0] == "experiment" {
+				checkWidth(t, c.args, stdout, textWidth()) // a teacher's terminal: see labColumns
 			}
 			printed[c.part] += stdout + "\n"
 			worksheetOutput[worksheetNumber(file)] += stdout + "\n"

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mark1-perceptron/mark1/lab/experiment"
 )
 
 // The figures the "*Observe:*" paragraphs of worksheets 1 to 8 quote, each tied to the words
@@ -212,6 +214,36 @@ func percentOf(table, key, col string) func(*observed) (float64, error) {
 	}
 }
 
+var cellRange = regexp.MustCompile(`^(-?[\d.]+)%? \((-?[\d.]+)%?-(-?[\d.]+)%?\)$`)
+
+// rangeOf reads a cell written as a median and its range, "12.0% (9.0-17.0%)": part 0 the
+// median, 1 the lowest, 2 the highest.
+func rangeOf(table, key, col string, part int) func(*observed) (float64, error) {
+	return func(o *observed) (float64, error) {
+		s, err := o.text(table, key, col)
+		if err != nil {
+			return 0, err
+		}
+		m := cellRange.FindStringSubmatch(s)
+		if m == nil {
+			return 0, fmt.Errorf("%s %s %s is %q, not a median and its range", table, key, col, s)
+		}
+		return strconv.ParseFloat(m[1+part], 64)
+	}
+}
+
+// noteHas reports 1 when a note of the report says what (lines and spaces joined).
+func noteHas(what string) func(*observed) (float64, error) {
+	return func(o *observed) (float64, error) {
+		for _, n := range o.r.Notes {
+			if strings.Contains(flat(n), what) {
+				return 1, nil
+			}
+		}
+		return 0, fmt.Errorf("no note says %q", what)
+	}
+}
+
 // textIs reports 1 when a cell reads exactly so.
 func textIs(table, key, col, want string) func(*observed) (float64, error) {
 	return func(o *observed) (float64, error) {
@@ -249,9 +281,12 @@ const (
 	outliers    = "lab outliers --draws 5 --out outliers"
 	blobs       = "lab compare --data problem:blobs,k=4 --methods perceptron/ovr,perceptron/ovo,perceptron/kdisc,lsq/ovr,lsq/ovo --out blobs"
 	typefaces   = "lab compare --data builtin:letters --test builtin:letters2 --methods perceptron/ovr,perceptron/kdisc,lsq,mark1 --epochs 20"
-	flaws       = "lab flaws --data builtin:ef --test gen:ef,n=200,seed=2,shift=5 --epochs 10 --seeds 1 --out flaws"
+	flaws       = "lab flaws --data builtin:ef --test gen:ef,n=200,seed=2,shift=5 --epochs 10 --seeds 5 --out flaws"
 	forget      = "lab forget --data builtin:ef --hours 100,10000 --out forget"
-	aunits      = "lab aunits --data gen:squares-circles,n=300 --test gen:squares-circles,n=300,seed=2 --epochs 10 --seeds 1 --out aunits"
+	aunits      = "lab aunits --data gen:squares-circles,n=300 --test gen:squares-circles,n=300,seed=2 --epochs 10 --seeds 5 --out aunits"
+	circle      = "lab circle --out circle"
+	notesLSQ    = "lab lsq --point 1,5,+1 --point 2,4,+1 --point 6,5,-1 --point 7,4,-1"
+	notesRidge  = notesLSQ + " --lambda 1"
 	fieldsLR    = "lab fields --data builtin:leftright --out fields-leftright"
 	fieldsEF    = "lab fields --data builtin:ef --wiring identity --out fields-ef"
 	leftright   = "experiment leftright --quick --seeds 1 --out leftright"
@@ -346,12 +381,38 @@ var worksheetFigures = []figure{
 	{w3, xorPocket, "least squares 50%", cellOf("runs", "lsq", "training error"), 50, 0},
 
 	// Worksheet 4.
+	{w4, notesLSQ, "the normal equations' first row is `1 (90, 71, 16) -10`", textIs("normal-equations", "1", "A^T A + lambda D, times (w1, w2, w0)", "(90, 71, 16)"), 1, 0},
+	{w4, notesLSQ, "sum x1^2 = 90, sum x1 x2 = 71, sum x1 = 16 and sum x1 t = -10", func(o *observed) (float64, error) {
+		a, err := o.text("normal-equations", "1", "A^T A + lambda D, times (w1, w2, w0)")
+		b, err2 := o.cell("normal-equations", "1", "= A^T t")
+		return holds(a == "(90, 71, 16)" && b == -10), errorsJoin(err, err2)
+	}, 1, 0},
+	{w4, notesLSQ, "The solution is w = (-0.4, -0.4), w0 = 3.4, as in the notes", textIs("solution", "0", "(w1, w2, w0)", "(-0.4, -0.4, 3.4)"), 1, 0},
+	{w4, notesLSQ, "it fits every target exactly: E = 0", cellOf("solution", "0", "E"), 0, 0},
+	{w4, notesRidge, "With the ridge term lambda = 1 the weights shrink to `(-20/53, -10/53, 125/53)`", textIs("solution", "1", "(w1, w2, w0)", "(-20/53, -10/53, 125/53)"), 1, 0},
+	{w4, notesRidge, "|w|^2 falls from 0.32 to 500/2809", func(o *observed) (float64, error) {
+		a, err := o.text("solution", "0", "|w|^2")
+		b, err2 := o.text("solution", "1", "|w|^2")
+		return holds(a == "0.32" && b == "500/2809"), errorsJoin(err, err2)
+	}, 1, 0},
+	{w4, notesRidge, "E rises from 0 to 136/2809", func(o *observed) (float64, error) {
+		a, err := o.text("solution", "0", "E")
+		b, err2 := o.text("solution", "1", "E")
+		return holds(a == "0" && b == "136/2809"), errorsJoin(err, err2)
+	}, 1, 0},
+	{w4, notesRidge, "while every sample keeps its sign", cellOf("solution", "1", "training errors"), 0, 0},
 	{w4, outliers, "least squares misclassifies about 3% of the ordinary samples", cellOf("outliers", "least squares", "with outliers"), 3, 0.5},
 	{w4, outliers, "(worse in all 5 draws)", textIs("outliers", "least squares", "draws made worse by the outliers", "5 of 5"), 1, 0},
 	{w4, outliers, "midway between the projected means about 10%", cellOf("outliers", "Fisher (midpoint threshold)", "with outliers"), 10, 0.5},
 	{w4, outliers, "stay at 0%", cellOf("outliers", "perceptron", "with outliers"), 0, 0},
 	{w4, outliers, "stay at 0%", cellOf("outliers", "pocket", "with outliers"), 0, 0},
 	{w4, outliers, "stay at 0%", cellOf("outliers", "Fisher (best threshold)", "with outliers"), 0, 0},
+	{w4, outliers, "(with a small penalty, 0.01/2 |w|^2", conditionOf("methods", "logistic regression (Newton's method, the penalty 0.01/2 |w|^2 on the weights)"), 1, 0},
+	{w4, outliers, "stays at 0% too", cellOf("outliers", "logistic regression", "with outliers"), 0, 0},
+	{w4, outliers, "least squares scores class +1's centre only `0.4443`", cellOf("probabilities", "class +1's centre", "least squares g(x)"), 0.4443, 0},
+	{w4, outliers, "the outliers' centre `-1.657`", cellOf("probabilities", "the outliers' centre", "least squares g(x)"), -1.657, 0},
+	{w4, outliers, "centre `0.9999`", cellOf("probabilities", "class +1's centre", "logistic P(+1 | x)"), 0.9999, 0},
+	{w4, outliers, "the outliers' centre `1.83e-26`", cellOf("probabilities", "the outliers' centre", "logistic P(+1 | x)"), 1.83e-26, 0},
 
 	// Worksheet 5.
 	{w5, blobs, "(204, over 37 epochs)", cellOf("runs", "perceptron/ovr", "corrections"), 204, 0},
@@ -382,9 +443,19 @@ var worksheetFigures = []figure{
 		}
 		return float64(n), nil
 	}, 5, 0},
-	{w6, flaws, "dark noise and wiper drift cost about 5 points", cellOf("flaws", "dark_noise", "test error minus ideal (points)"), 5, 0.5},
-	{w6, flaws, "dark noise and wiper drift cost about 5 points", cellOf("flaws", "wiper_drift", "test error minus ideal (points)"), 5, 0.5},
-	{w6, flaws, "backlash happens to gain 3", cellOf("flaws", "backlash", "test error minus ideal (points)"), -3, 0.5},
+	{w6, flaws, "over the 5 machines", conditionOf("machines per condition", "5 (seeds 1-5"), 1, 0},
+	{w6, flaws, "the ideal machine errs on 12.0% (9.0-17.0%)", rangeOf("flaws", "ideal", "test error", 0), 12, 0},
+	{w6, flaws, "the ideal machine errs on 12.0% (9.0-17.0%)", rangeOf("flaws", "ideal", "test error", 1), 9, 0},
+	{w6, flaws, "the ideal machine errs on 12.0% (9.0-17.0%)", rangeOf("flaws", "ideal", "test error", 2), 17, 0},
+	{w6, flaws, "with dark noise on 12.5% (11.5-14.5%)", rangeOf("flaws", "dark_noise", "test error", 0), 12.5, 0},
+	{w6, flaws, "with dark noise on 12.5% (11.5-14.5%)", rangeOf("flaws", "dark_noise", "test error", 1), 11.5, 0},
+	{w6, flaws, "with dark noise on 12.5% (11.5-14.5%)", rangeOf("flaws", "dark_noise", "test error", 2), 14.5, 0},
+	{w6, flaws, "with wiper drift on 12.0% (11.0-14.0%)", rangeOf("flaws", "wiper_drift", "test error", 0), 12, 0},
+	{w6, flaws, "with wiper drift on 12.0% (11.0-14.0%)", rangeOf("flaws", "wiper_drift", "test error", 1), 11, 0},
+	{w6, flaws, "with wiper drift on 12.0% (11.0-14.0%)", rangeOf("flaws", "wiper_drift", "test error", 2), 14, 0},
+	{w6, flaws, "with backlash on 9.0% (6.0-11.0%)", rangeOf("flaws", "backlash", "test error", 0), 9, 0},
+	{w6, flaws, "with backlash on 9.0% (6.0-11.0%)", rangeOf("flaws", "backlash", "test error", 1), 6, 0},
+	{w6, flaws, "with backlash on 9.0% (6.0-11.0%)", rangeOf("flaws", "backlash", "test error", 2), 11, 0},
 	{w6, forget, "after 100 hours the pots have moved about half an increment (RMS)", cellOf("forget", "every flaw|100", "pot drift (RMS, increments)"), 0.5, 0.05},
 	{w6, forget, "still knows its cards", cellOf("forget", "every flaw|100", "training error"), 0, 0},
 	{w6, forget, "after 10,000 hours about 5 increments", cellOf("forget", "every flaw|10000", "pot drift (RMS, increments)"), 5, 0.5},
@@ -393,12 +464,23 @@ var worksheetFigures = []figure{
 	{w6, forget, "the track's drift alone changes nothing with a single R-unit", cellOf("forget", "track drift alone|10000", "training error"), 0, 0},
 
 	// Worksheet 7.
-	{w7, aunits, "does not separate the 300 training cards (7% training error after 10 epochs)", cellOf("aunits", "pixels (identity wiring, 400)", "training error"), 7, 0.5},
-	{w7, aunits, "does not separate the 300 training cards (7% training error after 10 epochs)", textIs("aunits", "pixels (identity wiring, 400)", "converged", "0 of 1"), 1, 0},
-	{w7, aunits, "errs on about 18% of new cards", cellOf("aunits", "pixels (identity wiring, 400)", "test error"), 18, 0.5},
-	{w7, aunits, "with 512 A-units the training cards are separated", cellOf("aunits", "512 random A-units", "training error"), 0, 0},
-	{w7, aunits, "the test error falls to about 8%", cellOf("aunits", "512 random A-units", "test error"), 8, 0.5},
-	{w7, aunits, "with 4,096, to about 7%", cellOf("aunits", "4096 random A-units", "test error"), 7, 0.5},
+	{w7, aunits, "separates the 300 training cards in none of the 5 runs", textIs("aunits", "pixels (identity wiring, 400)", "converged", "0 of 5"), 1, 0},
+	{w7, aunits, "separates the 300 training cards in none of the 5 runs", conditionOf("training cards", "300 cards"), 1, 0},
+	{w7, aunits, "(4.3% training error after 10 epochs, median; 2.0-7.3%)", rangeOf("aunits", "pixels (identity wiring, 400)", "training error", 0), 4.3, 0},
+	{w7, aunits, "(4.3% training error after 10 epochs, median; 2.0-7.3%)", rangeOf("aunits", "pixels (identity wiring, 400)", "training error", 1), 2, 0},
+	{w7, aunits, "(4.3% training error after 10 epochs, median; 2.0-7.3%)", rangeOf("aunits", "pixels (identity wiring, 400)", "training error", 2), 7.3, 0},
+	{w7, aunits, "(4.3% training error after 10 epochs, median; 2.0-7.3%)", conditionOf("training", "10 epochs"), 1, 0},
+	{w7, aunits, "errs on 16.7% (13.7-18.3%) of new cards", rangeOf("aunits", "pixels (identity wiring, 400)", "test error", 0), 16.7, 0},
+	{w7, aunits, "errs on 16.7% (13.7-18.3%) of new cards", rangeOf("aunits", "pixels (identity wiring, 400)", "test error", 1), 13.7, 0},
+	{w7, aunits, "errs on 16.7% (13.7-18.3%) of new cards", rangeOf("aunits", "pixels (identity wiring, 400)", "test error", 2), 18.3, 0},
+	{w7, aunits, "with 512 A-units every wiring separates the training cards (0 of them wrong)", textIs("aunits", "512 random A-units", "converged", "5 of 5"), 1, 0},
+	{w7, aunits, "with 512 A-units every wiring separates the training cards (0 of them wrong)", cellOf("aunits", "512 random A-units", "training error"), 0, 0},
+	{w7, aunits, "the test error falls to 9.7% (8.3-14.7%)", rangeOf("aunits", "512 random A-units", "test error", 0), 9.7, 0},
+	{w7, aunits, "the test error falls to 9.7% (8.3-14.7%)", rangeOf("aunits", "512 random A-units", "test error", 1), 8.3, 0},
+	{w7, aunits, "the test error falls to 9.7% (8.3-14.7%)", rangeOf("aunits", "512 random A-units", "test error", 2), 14.7, 0},
+	{w7, aunits, "with 4,096, to 7.3% (6.7-11.7%)", rangeOf("aunits", "4096 random A-units", "test error", 0), 7.3, 0},
+	{w7, aunits, "with 4,096, to 7.3% (6.7-11.7%)", rangeOf("aunits", "4096 random A-units", "test error", 1), 6.7, 0},
+	{w7, aunits, "with 4,096, to 7.3% (6.7-11.7%)", rangeOf("aunits", "4096 random A-units", "test error", 2), 11.7, 0},
 	{w7, fieldsLR, "shows a blue patch left of the centre line and a red one right of it", func(o *observed) (float64, error) {
 		g, err := o.grid("fields-leftright/receptive-fields.csv", "")
 		left, right := 0.0, 0.0
@@ -432,6 +514,30 @@ var worksheetFigures = []figure{
 		return holds(n > 0 && sum < 0), nil
 	}, 1, 0},
 
+	{w7, aunits, "Every run on the pixels errs more than the median of 512 A-units", func(o *observed) (float64, error) {
+		lo, err := rangeOf("aunits", "pixels (identity wiring, 400)", "test error", 1)(o)
+		med, err2 := rangeOf("aunits", "512 random A-units", "test error", 0)(o)
+		return holds(lo > med), errorsJoin(err, err2)
+	}, 1, 0},
+	{w7, aunits, "the ranges of 512 and 4,096 A-units overlap, so five wirings do not show that 4,096 are better", func(o *observed) (float64, error) {
+		lo512, err := rangeOf("aunits", "512 random A-units", "test error", 1)(o)
+		hi512, err2 := rangeOf("aunits", "512 random A-units", "test error", 2)(o)
+		lo4096, err3 := rangeOf("aunits", "4096 random A-units", "test error", 1)(o)
+		hi4096, err4 := rangeOf("aunits", "4096 random A-units", "test error", 2)(o)
+		return holds(lo512 <= hi4096 && lo4096 <= hi512), errorsJoin(err, err2, err3, err4)
+	}, 1, 0},
+	{w7, circle, "on (x1, x2) the rule cycles (`the weights repeat epoch 7's`, after 255 updates in 12 epochs)", textIs("runs", "(x1, x2)", "end", "cycles: the weights repeat epoch 7's"), 1, 0},
+	{w7, circle, "on (x1, x2) the rule cycles (`the weights repeat epoch 7's`, after 255 updates in 12 epochs)", cellOf("runs", "(x1, x2)", "updates"), 255, 0},
+	{w7, circle, "on (x1, x2) the rule cycles (`the weights repeat epoch 7's`, after 255 updates in 12 epochs)", cellOf("runs", "(x1, x2)", "epochs"), 12, 0},
+	{w7, circle, "On phi(x) it meets every point after 332 updates in 25 epochs", cellOf("runs", "(x1^2, x1 x2, x2^2)", "updates"), 332, 0},
+	{w7, circle, "On phi(x) it meets every point after 332 updates in 25 epochs", cellOf("runs", "(x1^2, x1 x2, x2^2)", "epochs"), 25, 0},
+	{w7, circle, "On phi(x) it meets every point after 332 updates in 25 epochs", textIs("runs", "(x1^2, x1 x2, x2^2)", "end", "every point met"), 1, 0},
+	{w7, circle, "`w = (-13, 5, -10, 214)`", noteHas("the rule ends at w = (-13, 5, -10, 214)"), 1, 0},
+	{w7, circle, "`-13 x1^2 + 5 x1 x2 - 10 x2^2 + 214 > 0`, an ellipse", noteHas("-13 x1^2 + 5 x1 x2 - 10 x2^2 + 214 > 0, the inside of an ellipse"), 1, 0},
+	{w7, circle, "The 100 random units separate the points too, in 34 updates over 4 epochs", cellOf("runs", "100 random units", "updates"), 34, 0},
+	{w7, circle, "The 100 random units separate the points too, in 34 updates over 4 epochs", cellOf("runs", "100 random units", "epochs"), 4, 0},
+	{w7, circle, "The 100 random units separate the points too, in 34 updates over 4 epochs", textIs("runs", "100 random units", "end", "every point met"), 1, 0},
+
 	// Worksheet 8.
 	{w8, leftright, "the ideal machine's last training mistake comes at trial 10", cellOf("leftright", "ideal", "last training mistake at trial"), 10, 0},
 	{w8, leftright, "the analog machine's at 13", cellOf("leftright", "analog", "last training mistake at trial"), 13, 0},
@@ -443,9 +549,17 @@ var worksheetFigures = []figure{
 	}, 1, 0},
 	{w8, figure4, "within 2.8 standard errors", measuredOf(`within ([\d.]+) standard errors`), 2.8, 0},
 	{w8, figure4, "two kinds of unit that fire equally often at R = 0.5", measuredOf(`fire as often at R = ([\d.]+)`), 0.5, 0},
-	{w8, figure4, "P_a growing 5492 times from R = 0.1 to 0.5 for (x, y, theta) = (10, 0, 6)", measuredOf(`P_a grows (\d+) times for \(x, y, theta\) = \(10, 0, 6\)`), 5492, 0},
-	{w8, figure4, "P_a growing 5492 times from R = 0.1 to 0.5 for (x, y, theta) = (10, 0, 6)", measuredOf(`from R = ([\d.]+) to 0.5 P_a grows`), 0.1, 0},
-	{w8, figure4, "and only 1.42 times for (5, 5, 1)", measuredOf(`and ([\d.]+) times for \(5, 5, 1\)`), 1.42, 0},
+	{w8, figure4, "by Rosenblatt's binomial formula P_a grows 2566 times from R = 0.1 to 0.5 for (x, y, theta) = (10, 0, 6)", measuredOf(`\(theory (\d+) and [\d.]+\)`), 2566, 0},
+	{w8, figure4, "by Rosenblatt's binomial formula P_a grows 2566 times from R = 0.1 to 0.5 for (x, y, theta) = (10, 0, 6)", measuredOf(`from R = ([\d.]+) to 0.5 P_a grows`), 0.1, 0},
+	{w8, figure4, "(3470 times by the exact count on 400 cells)", func(*observed) (float64, error) {
+		return experiment.ActivityExact(10, 0, 6, 400, 200) / experiment.ActivityExact(10, 0, 6, 400, 40), nil
+	}, 3470, 0.5},
+	{w8, figure4, "and only 1.40 times for (5, 5, 1)", measuredOf(`\(theory \d+ and ([\d.]+)\)`), 1.40, 0},
+	{w8, figure4, "The quick run measures 1.42 for the second and 5492 for the first, a noisy figure", measuredOf(`and ([\d.]+) times for \(5, 5, 1\)`), 1.42, 0},
+	{w8, figure4, "The quick run measures 1.42 for the second and 5492 for the first, a noisy figure", measuredOf(`P_a grows (\d+) times for \(x, y, theta\) = \(10, 0, 6\)`), 5492, 0},
+	{w8, figure4, "at R = 0.1 a (10, 0, 6) unit fires so rarely", func(*observed) (float64, error) {
+		return holds(experiment.ActivityBinomial(10, 0, 6, 0.1) < 0.001), nil
+	}, 1, 0},
 	{w8, figure4, "the Mark I's own (7, 4, 2) units on real cards: 17.7% of them fire on average", measuredOf(`([\d.]+)% of the Mark I's own \(7, 4, 2\) units fire`), 17.7, 0},
 	{w8, figure4, "close to the theory's 17.9%", measuredOf(`against ([\d.]+)% that the theory gives`), 17.9, 0},
 	{w8, efHistory, "recognised perfectly when centred (100.0%)", cellOf("ef", "1,000|gen, figures centred", "accuracy on new cards"), 100, 0},

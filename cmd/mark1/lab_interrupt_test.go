@@ -34,6 +34,8 @@ var longRuns = map[string]string{
 	"lab masking":      "--n 10000 --middle 10000 --noise 10",
 	"lab digits":       "--updates 100000",
 	"lab fisher-lsq":   "--data FILE12",
+	"lab lsq":          "--data FILE12",
+	"lab circle":       "--points 1000 --units 1000 --epochs 200",
 
 	"experiment letters":         "",
 	"experiment squares-circles": "",

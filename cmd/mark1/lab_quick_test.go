@@ -12,7 +12,7 @@ import (
 func TestLabQuick(t *testing.T) {
 	var runs [][]string
 	for _, d := range []string{"novikoff", "nonseparable", "outliers", "flaws", "forget", "aunits", "fields",
-		"loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
+		"loss", "regions", "masking", "boolean", "digits", "fisher-lsq", "lsq", "circle"} {
 		runs = append(runs, []string{"lab", d, "--quick", "--json"})
 	}
 	runs = append(runs, []string{"experiment", "leftright", "--quick", "--json"}, []string{"experiment", "figure4", "--quick", "--json"})
@@ -46,6 +46,8 @@ func TestLabQuick(t *testing.T) {
 		{"lab", "boolean", "--quick", "--epochs", "3"},
 		{"lab", "digits", "--quick", "--updates", "100"},
 		{"lab", "fisher-lsq", "--quick", "--point", "0,0,1", "--point", "1,1,-1"},
+		{"lab", "lsq", "--quick", "--lambda", "2"},
+		{"lab", "circle", "--quick", "--units", "10"},
 	} {
 		t.Run(caseName(args), func(t *testing.T) {
 			code, _, errs := mark1(t, args...)

@@ -38,7 +38,7 @@ func TestLabCourseErrors(t *testing.T) {
 		{[]string{"lab", "trace", "--data", csv}, csv + `:3: label "0": want +1 or -1, the last number of the line (a 0/1 label: write 0 as -1)`, 1},
 		{[]string{"lab", "trace", "--data", ragged}, ragged + ":3: 3 features, but " + ragged + ":1 has 2", 1},
 		{[]string{"lab", "trace", "--data", bad}, bad + `:2: feature 2: "zero" is not a number`, 1},
-		{[]string{"lab", "trace", "--data", filepath.Join(dir, "none.csv")}, "--data: open", 1},
+		{[]string{"lab", "trace", "--data", filepath.Join(dir, "none.csv")}, "none.csv: no such file or directory", 1},
 		{[]string{"lab", "trace", "--data", csv, "--point", "1,1"}, "--data and --point: give the samples one way", 2},
 		{[]string{"lab", "trace", "--point", "1,2,1", "--rule", "pocket"}, `--rule: unknown rule "pocket"`, 2},
 		{[]string{"lab", "trace", "--point", "1,2,1", "--bias", "middle"}, `--bias: unknown bias place "middle"`, 2},
@@ -52,6 +52,11 @@ func TestLabCourseErrors(t *testing.T) {
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--bias", "none"}, "the geometry needs a bias", 2},
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--w", "0,0,1"}, "no boundary", 2},
 		{[]string{"lab", "geometry", "--point", "1,2,1", "--w", "1,1"}, "weights (1, 1): 2 numbers, want 3", 2},
+		{[]string{"lab", "fisher-lsq", "--point", "1,5,+1", "--point", "2,4,+1", "--point", "6,5,-1", "--point", "7,4,-1"}, "S_W is singular (the classes do not vary in every direction), so Fisher's direction is not defined (exact: the matrix is singular); mark1 lab lsq solves least squares alone", 1},
+		{[]string{"lab", "lsq", "--point", "1,1,+1", "--point", "2,2,-1"}, "least squares: the normal equations A^T A w = A^T t are singular", 1},
+		{[]string{"lab", "lsq", "--point", "1,1,+1", "--lambda", "-1"}, "--lambda -1: want a number >= 0", 2},
+		{[]string{"lab", "lsq"}, "no samples: give --data FILE or --point", 2},
+		{[]string{"lab", "loss", "--margin", "0"}, "--margin 0: want a number > 0", 2},
 	}
 	for _, tt := range tests {
 		t.Run(caseName(tt.args), func(t *testing.T) {
@@ -70,7 +75,7 @@ func TestLabCourseErrors(t *testing.T) {
 // the worksheets' kinds, the quick runs and the help) fits a terminal of 100 columns.
 func TestLabCourseText(t *testing.T) {
 	list := mustRun(t, "lab")
-	for _, d := range []string{"trace", "geometry", "loss", "regions", "masking", "boolean", "digits", "fisher-lsq"} {
+	for _, d := range []string{"trace", "geometry", "loss", "regions", "masking", "boolean", "digits", "fisher-lsq", "lsq", "circle"} {
 		if !strings.Contains(list, "\n  "+d+" ") {
 			t.Errorf("mark1 lab does not list %s", d)
 		}

@@ -98,15 +98,14 @@ func TestMuseumExecs(t *testing.T) {
 	}
 }
 
-// writeWebDir makes a browser build's folder with stand-in files.
+// writeWebDir makes a browser build's folder with stand-in files, none compressed, and its
+// SHA256SUMS (writeBuild in web_test.go makes one with compressed forms).
 func writeWebDir(t *testing.T) string {
-	dir := t.TempDir()
+	files := map[string]string{}
 	for _, name := range webFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("stand-in "+name), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[name] = "stand-in " + name
 	}
-	return dir
+	return writeBuild(t, files, false)
 }
 
 func TestWebNeedsABuild(t *testing.T) {
@@ -144,10 +143,10 @@ func TestWebServes(t *testing.T) {
 		t.Fatalf("first line %q names no loopback address", line)
 	}
 	url := strings.Fields(line[i:])[0]
-	for _, c := range []struct{ path, typ, body string }{
-		{"", "text/html; charset=utf-8", "stand-in index.html"},
-		{"mark1-museum.wasm", "application/wasm", "stand-in mark1-museum.wasm"},
-		{"wasm_exec.js", "text/javascript; charset=utf-8", "stand-in wasm_exec.js"},
+	for _, c := range []struct{ path, typ, body, cache string }{
+		{"", "text/html; charset=utf-8", "stand-in index.html", "no-cache"},
+		{"mark1-museum.wasm", "application/wasm", "stand-in mark1-museum.wasm", "max-age=600"},
+		{"wasm_exec.js", "text/javascript; charset=utf-8", "stand-in wasm_exec.js", "max-age=600"},
 	} {
 		t.Run("/"+c.path, func(t *testing.T) {
 			resp, err := http.Get(url + c.path)
@@ -159,7 +158,7 @@ func TestWebServes(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != "no-cache" {
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != c.typ || string(body) != c.body || resp.Header.Get("Cache-Control") != c.cache {
 				t.Errorf("GET /%s: %d %q %q %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, resp.Header.Get("Cache-Control"))
 			}
 		})
@@ -196,7 +195,7 @@ func webAsk(t *testing.T, base, method, path string) (*http.Response, string) {
 	return resp, string(body)
 }
 
-// mark1 web serves the build's three files and nothing else: not a dotfile, a symbolic link
+// mark1 web serves the build's files and nothing else: not a dotfile, a symbolic link
 // out of the folder, another file, a folder's listing; GET and HEAD only; with headers that
 // forbid sniffing, framing, referrers and scripts from elsewhere.
 func TestWebServesOnlyTheBuild(t *testing.T) {
@@ -223,7 +222,7 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 	if err := os.Symlink(filepath.Dir(outside), filepath.Join(dir, "up")); err != nil {
 		t.Fatal(err)
 	}
-	h, err := webHandler(dir)
+	h, err := webHandler(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,18 +269,18 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 		t.Errorf("the page's Content-Security-Policy %q: want scripts from this server and WebAssembly, nothing inline but by hash", csp)
 	}
 
-	// A file of the build swapped for a symbolic link while serving is not followed; a build
-	// folder holding one is refused at start.
+	// A file of the build swapped for a symbolic link while serving is not followed (the build
+	// is read again, and refused: 503); a build folder holding one is refused at start.
 	if err := os.Remove(filepath.Join(dir, "wasm_exec.js")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, filepath.Join(dir, "wasm_exec.js")); err != nil {
 		t.Fatal(err)
 	}
-	if resp, body := webAsk(t, srv.URL, "GET", "/wasm_exec.js"); resp.StatusCode != http.StatusNotFound || strings.Contains(body, "SECRET") {
+	if resp, body := webAsk(t, srv.URL, "GET", "/wasm_exec.js"); resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(body, "SECRET") {
 		t.Errorf("GET /wasm_exec.js, a link out of the folder: %d %q", resp.StatusCode, body)
 	}
-	if _, err := webHandler(dir); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := webHandler(dir, nil); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("a build whose wasm_exec.js is a symbolic link: %v", err)
 	}
 }
@@ -290,7 +289,7 @@ func TestWebServesOnlyTheBuild(t *testing.T) {
 // on, an --allow-host name), never a DNS-rebinding page's, which name the page's own host; it
 // may be linked to and read from any site, but takes no other site's POST.
 func TestWebRefusesForeignHosts(t *testing.T) {
-	h, err := webHandler(writeWebDir(t), "museum.local", "192.0.2.2")
+	h, err := webHandler(writeWebDir(t), nil, "museum.local", "192.0.2.2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +397,7 @@ func TestWebTimeouts(t *testing.T) {
 	old := webTimeouts
 	defer func() { webTimeouts = old }()
 	webTimeouts.ReadHeader, webTimeouts.Read, webTimeouts.Write, webTimeouts.Idle = 300*time.Millisecond, time.Second, time.Second, 300*time.Millisecond
-	h, err := webHandler(writeWebDir(t))
+	h, err := webHandler(writeWebDir(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 // TestBrowser loads the museum's browser build (made by scripts/web-build.sh) from mark1 web's
 // handler into headless Chromium, lets it run, takes a screenshot and checks that the machine
 // is drawn: the title and the control panel as the view draws them, lamps lit where a card
-// was shown. It runs when MARK1_BROWSER_TEST=1 (scripts/museum-test.sh sets it, after building
+// was shown; when the build has the lab, it checks that the lab starts there too (browserLab). It runs when MARK1_BROWSER_TEST=1 (scripts/museum-test.sh sets it, after building
 // the browser version); MARK1_WEB_DIR names the build (default ../../web/dist).
 func TestBrowser(t *testing.T) {
 	if os.Getenv("MARK1_BROWSER_TEST") != "1" {
@@ -32,7 +32,7 @@ func TestBrowser(t *testing.T) {
 	if dir == "" {
 		dir = "../../web/dist"
 	}
-	h, err := webHandler(dir)
+	h, err := webHandler(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +72,11 @@ func TestBrowser(t *testing.T) {
 		if b, err := os.ReadFile(shot); err == nil {
 			os.WriteFile(dst, b, 0o644)
 		}
+	}
+
+	// The lab, when the build has one, starts under mark1 web's headers.
+	if _, err := os.Stat(filepath.Join(dir, "lab", "index.html")); err == nil {
+		t.Run("lab", func(t *testing.T) { browserLab(t, chromium, srv.URL) })
 	}
 
 	// What the view draws of a new letters machine in training: its title and control panel

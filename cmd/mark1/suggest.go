@@ -105,7 +105,7 @@ func (f *flagSet) printDefaults() {
 	f.SetOutput(out)
 	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 		if text, ok := strings.CutPrefix(line, "    \t"); ok {
-			line = "    \t" + wrapText(text, 92, "    \t")
+			line = "    \t" + wrapText(text, 72, "    \t") // the tab reaches column 8: 80 columns in all
 		}
 		fmt.Fprintln(out, line)
 	}

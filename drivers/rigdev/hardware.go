@@ -3,6 +3,7 @@ package rigdev
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -113,7 +114,7 @@ type Stats struct {
 	FrameBytes      int    `json:"last_frame_bytes"`  // bytes the last writing frame put on the buses
 	MaxFrameBytes   int    `json:"max_frame_bytes"`   // the most any frame wrote
 	TotalWriteBytes uint64 `json:"total_write_bytes"` // bytes written by frames
-	Corrections     uint64 `json:"corrections"`       // closed-loop corrections made
+	Corrections     uint64 `json:"corrections"`       // closed-loop re-drives: a pot read back off its target, driven again
 	Reads           uint64 `json:"reads"`             // read-backs
 }
 
@@ -122,7 +123,11 @@ type Hardware struct {
 	spec *rig.Rig
 	env  Env
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// stopping asks a settle loop that holds mu to give it up at once: Hold and Park (the
+	// operator's halt, the watchdog, shutdown) set it before they wait for mu, so that a
+	// loop drive settling its pots (up to its timeout) never delays the safety stop.
+	stopping atomic.Int32
 	meters   map[string]*meter
 	pcas     []*pcaChip
 	mcps     []*mcpChip

@@ -144,3 +144,67 @@ func TestShutdownGPIOServo(t *testing.T) {
 		t.Errorf("after Shutdown the pin is %v, want low", pin.L)
 	}
 }
+
+// mixedRig is a mirror rig with both kinds of pot: servo knobs and digital pots.
+const mixedRig = `[rig]
+mode = "mirror"
+[[bus]]
+name = "main"
+device = "1"
+[[pca9685]]
+name = "knobs"
+bus = "main"
+address = 0x40
+[[mcp44x1]]
+name = "pots"
+bus = "main"
+address = 0x2C
+[[pot]]
+weight = "R0.A0"
+out = "knobs:0"
+count = 2
+[[pot]]
+weight = "R0.A2"
+out = "pots:0"
+count = 2
+`
+
+// The rig's messages speak of the parts it has: a rig of digital pots is not told of servos
+// (issue 26: hwbridge said "parking the servos" on a loop rig of digital pots).
+func TestShutdownPlanNamesTheRigsParts(t *testing.T) {
+	mixed, err := rig.Parse(strings.NewReader(mixedRig), "mixed.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name                string
+		spec                *rig.Rig
+		panel               bool
+		servos, digitalPots bool
+		want                string
+	}{
+		{"loop", load(t, "sim-loop.toml"), false, false, true, "keeping the digital pots, then halting every device"},
+		{"mirror", load(t, "sim-mirror.toml"), false, true, false, "parking the servos, then halting every device (servo signals off, boards asleep)"},
+		{"mirror with its panel", load(t, "sim-mirror.toml"), true, true, false, "parking the servos, then halting every device (servo signals off, boards asleep, lamps out)"},
+		{"mixed", mixed, false, true, true, "parking the servos, keeping the digital pots, then halting every device (servo signals off, boards asleep)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, env := Simulate(tc.spec, i2csim.NewManualClock(), SimOpts{Seed: 1})
+			h, err := Open(tc.spec, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.panel {
+				if _, err := h.OpenPanel(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if s, d := h.Parts(); s != tc.servos || d != tc.digitalPots {
+				t.Errorf("Parts() = servos %v, digital pots %v; want %v, %v", s, d, tc.servos, tc.digitalPots)
+			}
+			if got := h.ShutdownPlan(); got != tc.want {
+				t.Errorf("ShutdownPlan() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

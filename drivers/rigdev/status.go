@@ -2,6 +2,7 @@ package rigdev
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mark1-perceptron/mark1/rig"
@@ -144,4 +145,52 @@ func (h *Hardware) Ends() map[string][2]float64 {
 		}
 	}
 	return m
+}
+
+// Parts reports what the rig's pots are: servos (on servo boards or GPIO pins), digital pots,
+// or both. Its messages, and the bridge's, speak of the parts it has (a loop rig of digital
+// pots is not told of servos).
+func (h *Hardware) Parts() (servos, digitalPots bool) {
+	for _, p := range h.pots {
+		if p.mcp != nil {
+			digitalPots = true
+		} else {
+			servos = true
+		}
+	}
+	return servos, digitalPots
+}
+
+// ShutdownPlan says what Shutdown does, in the words of the rig's parts: "parking the servos,
+// keeping the digital pots, then halting every device (servo signals off, boards asleep,
+// lamps out)", the servos' words only when it has servos, the digital pots' only when it has
+// digital pots, the panel's only when a panel was opened.
+func (h *Hardware) ShutdownPlan() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	servos, digital := h.Parts()
+	var steps, halts []string
+	if servos {
+		steps = append(steps, "parking the servos")
+	}
+	if digital {
+		steps = append(steps, "keeping the digital pots")
+	}
+	if len(h.pcas) > 0 {
+		halts = append(halts, "servo signals off, boards asleep")
+	}
+	if len(h.gservos) > 0 {
+		halts = append(halts, "GPIO servo pins low")
+	}
+	if len(h.panels) > 0 {
+		halts = append(halts, "lamps out")
+	}
+	s := "halting every device"
+	if len(halts) > 0 {
+		s += " (" + strings.Join(halts, ", ") + ")"
+	}
+	if len(steps) > 0 {
+		s = strings.Join(steps, ", ") + ", then " + s
+	}
+	return s
 }

@@ -198,7 +198,7 @@ func (h *Hardware) SetWeights(ws []WeightValue) int {
 // Hold stops motion: targets not yet written are kept but not written until the next
 // SetWeights (the watchdog's "hold").
 func (h *Hardware) Hold() {
-	h.mu.Lock()
+	h.lockForStop()
 	defer h.mu.Unlock()
 	h.held = true
 	for _, c := range h.pcas {
@@ -211,6 +211,14 @@ func (h *Hardware) Hold() {
 			p.phase = idle // the target stays: SetWeights moves it again
 		}
 	}
+}
+
+// lockForStop takes the lock for a stop (Hold, Park), asking a settle loop that holds it to give
+// it up at once rather than at its timeout.
+func (h *Hardware) lockForStop() {
+	h.stopping.Add(1)
+	h.mu.Lock()
+	h.stopping.Add(-1)
 }
 
 // Resume lets motion go on after Hold or Park: the targets kept are written at once.
@@ -242,7 +250,7 @@ func (h *Hardware) OutputStep(w rig.Weight) float64 {
 // Park sends every servo to its park position (the watchdog's "park", and shutdown). Digital
 // pots keep their values.
 func (h *Hardware) Park() {
-	h.mu.Lock()
+	h.lockForStop()
 	defer h.mu.Unlock()
 	h.held = false
 	for _, p := range h.pots {

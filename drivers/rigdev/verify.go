@@ -57,6 +57,9 @@ func (h *Hardware) readBack(p *Pot, now time.Time) (float64, error) {
 // verify reads back the pots that have settled and corrects those off their target.
 func (h *Hardware) verify(now time.Time) {
 	for _, p := range h.pots {
+		if h.stopping.Load() > 0 {
+			return // a stop waits: no more read-backs (settleLocked ends)
+		}
 		if p.phase != settling || p.adc == nil || !p.settled(now) {
 			continue
 		}
@@ -164,6 +167,9 @@ func (h *Hardware) settleLocked(timeout time.Duration, verify bool) {
 		if verify {
 			h.verify(now)
 		}
+		if h.stopAsked() {
+			return
+		}
 		if !h.busy(verify) {
 			return
 		}
@@ -172,7 +178,20 @@ func (h *Hardware) settleLocked(timeout time.Duration, verify bool) {
 			return
 		}
 		h.env.Clock.Sleep(pause)
+		if h.stopAsked() { // asked during the pause: nothing more is written
+			return
+		}
 	}
+}
+
+// stopAsked reports whether a stop (Hold, Park) waits for the lock a settle loop holds, and
+// then records that the settling was cut short (called with the lock held).
+func (h *Hardware) stopAsked() bool {
+	if h.stopping.Load() == 0 {
+		return false
+	}
+	h.fail(errors.New("rig: stopped (a halt, the watchdog or shutdown) while the pots were moving"))
+	return true
 }
 
 // busy reports whether a pot on a working chip is still to be written or read back (or, when

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Command is one command of a program.
@@ -99,8 +100,33 @@ func (p *Program) Usage(w io.Writer) {
 
 // FlagUsage prints a command's -h: "usage: NAME COMMAND ARGS", then its flags as
 // printDefaults prints them.
+// A usage line of one line is wrapped at spaces to fit 80 columns, its next lines indented.
 func FlagUsage(w io.Writer, fs *flag.FlagSet, args string, printDefaults func()) {
-	fmt.Fprintf(w, "usage: %s %s\n\nflags:\n", fs.Name(), args)
+	fmt.Fprintf(w, "%s\n\nflags:\n", wrapUsage("usage: "+fs.Name()+" "+args, 80, "        "))
 	fs.SetOutput(w)
 	printDefaults()
+}
+
+// wrapUsage breaks a usage line at spaces into lines of at most width columns (a word longer
+// than that stays whole), the lines after the first starting with indent.
+func wrapUsage(s string, width int, indent string) string {
+	if len(s) <= width || strings.Contains(s, "\n") {
+		return s // short, or laid out by its command (a table of settings)
+	}
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case n+1+len(word) > width:
+			b.WriteString("\n" + indent)
+			n = len(indent)
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
 }

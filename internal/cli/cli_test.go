@@ -85,3 +85,23 @@ func TestFlagUsage(t *testing.T) {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
+
+// A usage line longer than 80 columns is wrapped at spaces, its next lines indented.
+func TestFlagUsageWraps(t *testing.T) {
+	fs := flag.NewFlagSet("prog go", flag.ContinueOnError)
+	var b bytes.Buffer
+	FlagUsage(&b, fs, strings.Repeat("[--flag N] ", 12), fs.PrintDefaults)
+	head, _, _ := strings.Cut(b.String(), "\n\n")
+	lines := strings.Split(head, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("one line: %q", head)
+	}
+	for i, l := range lines {
+		if len(l) > 80 || i > 0 && !strings.HasPrefix(l, "        [") {
+			t.Errorf("line %d: %q", i+1, l)
+		}
+	}
+	if got := strings.Join(strings.Fields(head), " "); got != "usage: prog go "+strings.TrimSpace(strings.Repeat("[--flag N] ", 12)) {
+		t.Errorf("words changed: %q", got)
+	}
+}

@@ -16,7 +16,7 @@ func TestBoolean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"AND": true, "OR": true, "NOT": true, "NAND": true, "2-of-3": true, "3-of-5": true, "XOR": false, "parity of 3": false}
+	want := map[string]bool{"AND": true, "OR": true, "NOT": true, "NAND": true, "2-of-3": true, "3-of-5": true, "XOR": false, "parity of 3": false, twoAnds: false}
 	if len(results) != len(want) {
 		t.Fatalf("%d functions", len(results))
 	}
@@ -47,7 +47,8 @@ func TestBoolean(t *testing.T) {
 			t.Errorf("%s: computes %v, repeats %d: want a cycle", name, r.Computes, r.Trace.Repeats)
 		}
 	}
-	// The m-of-n truth tables: 2-of-3 is true on 4 of its 8 rows, 3-of-5 on 16 of 32.
+	// The m-of-n truth tables: 2-of-3 is true on 4 of its 8 rows, 3-of-5 on 16 of 32; (x1 AND
+	// x2) OR (x3 AND x4) on 4 + 4 - 1 = 7 of 16.
 	for _, f := range booleanFunctions() {
 		trues := 0
 		for _, p := range f.truthTable().Points {
@@ -55,7 +56,7 @@ func TestBoolean(t *testing.T) {
 				trues++
 			}
 		}
-		if w, ok := map[string]int{"2-of-3": 4, "3-of-5": 16, "AND": 1, "OR": 3, "XOR": 2}[f.Name]; ok && trues != w {
+		if w, ok := map[string]int{"2-of-3": 4, "3-of-5": 16, "AND": 1, "OR": 3, "XOR": 2, twoAnds: 7}[f.Name]; ok && trues != w {
 			t.Errorf("%s: true on %d rows, want %d", f.Name, trues, w)
 		}
 	}
@@ -83,4 +84,23 @@ func TestBooleanEpochsRange(t *testing.T) {
 		return
 	}
 	t.Fatal("boolean has no epochs parameter")
+}
+
+// TestXORTwoLayers: the hand-wired network answers XOR's four rows, the hidden units are OR
+// and AND, and no single one of its units computes XOR.
+func TestXORTwoLayers(t *testing.T) {
+	n := xorTwoLayers()
+	want := map[string][3]int{"[0 0]": {0, 0, 0}, "[0 1]": {1, 0, 1}, "[1 0]": {1, 0, 1}, "[1 1]": {1, 1, 0}}
+	for _, p := range n.Function.truthTable().Points {
+		h, out := n.row(p.X)
+		if got := [3]int{h[0], h[1], out}; got != want[p.Where] {
+			t.Errorf("%s: h1, h2, out = %v, want %v", p.Where, got, want[p.Where])
+		}
+	}
+	if n.right() != 4 {
+		t.Errorf("%d rows right", n.right())
+	}
+	if got := unitText(n.Out, "h1", "h2"); got != "fires when h1 - h2 > 0.5" {
+		t.Errorf("the output unit: %q", got)
+	}
 }

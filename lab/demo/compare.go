@@ -23,7 +23,7 @@ func compareDemo() lab.Demo {
 		lab.Param{Name: "eta", Kind: lab.Float, Default: "1", Help: "the perceptron rules' first increment eta(1)"},
 		lab.Param{Name: "schedule", Kind: lab.String, Default: "1/k", Help: "the variable-increment rule's eta(k): const, 1/k or 1/sqrt(k)"})
 	params[0].Problems, params[1].Problems = true, true
-	return lab.Demo{Name: "compare", Help: "learners and the Mark I on the same features: errors, corrections, time, curves",
+	return lab.Demo{Name: "compare", Help: "learners and the Mark I on the same features, side by side",
 		Args: "--data SPEC [--test SPEC] [--methods LIST]", Usage: "--data SPEC [--test SPEC] [--methods LIST] [--epochs N] [machine flags]",
 		Params: params, Uses: lab.UsesMachine | lab.UsesCards | lab.UsesWorkers, Run: runCompare}
 }

@@ -10,7 +10,7 @@ import (
 func All() []lab.Demo {
 	return []lab.Demo{
 		compareDemo(), novikoffDemo(), nonSeparableDemo(), outliersDemo(), flawsDemo(), forgetDemo(), aunitsDemo(), fieldsDemo(),
-		traceDemo(), geometryDemo(), lossDemo(), regionsDemo(), maskingDemo(), booleanDemo(), digitsDemo(), fisherLSQDemo(),
+		traceDemo(), geometryDemo(), lossDemo(), regionsDemo(), maskingDemo(), booleanDemo(), digitsDemo(), fisherLSQDemo(), lsqDemo(), circleDemo(),
 	}
 }
 

@@ -156,6 +156,7 @@ var runnable = map[string][]string{
 	"compare":  {"data=problem:xor"},
 	"trace":    {"point=1,2,+1", "point=2,0,-1"},
 	"geometry": {"point=1,2,+1", "point=2,0,-1"},
+	"lsq":      {"point=1,2,+1", "point=2,0,-1"},
 	"flaws":    {"data=builtin:ef", "epochs=2", "seeds=1"},
 	"forget":   {"data=builtin:ef", "epochs=2", "seeds=1"},
 	"aunits":   {"data=builtin:ef", "epochs=2", "seeds=1"},

@@ -19,7 +19,7 @@ import (
 )
 
 func digitsDemo() lab.Demo {
-	return lab.Demo{Name: "digits", Help: "the pocket against the perceptron: MNIST 1s against 5s on two features",
+	return lab.Demo{Name: "digits", Help: "the pocket against the perceptron: MNIST 1s against 5s",
 		Args: "[--updates N]", Usage: "[--updates N] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "updates", Kind: lab.Int, Default: "1000", Min: 1, Max: 100000, Help: "updates of the perceptron (and the pocket beside it)", QuickSets: true},

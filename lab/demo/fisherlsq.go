@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
+	"github.com/mark1-perceptron/mark1/internal/english"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -18,7 +20,7 @@ import (
 )
 
 func fisherLSQDemo() lab.Demo {
-	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's discriminant, exactly",
+	return lab.Demo{Name: "fisher-lsq", Help: "least squares with targets N/N1, -N/N2 is Fisher's, exactly",
 		Args: "[--data FILE | --point X,...,Y ...]", Usage: "[--data FILE | --point X1,...,LABEL ...] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "data", Kind: lab.String, Help: "a CSV file of samples (features, then a label of +1 or -1), as mark1 lab trace reads (default: two classes of " + strconv.Itoa(fisherN1) + " and " + strconv.Itoa(fisherN2) + " integer points)", QuickSets: true},
@@ -76,24 +78,9 @@ func mean(xs []exact.Vec) exact.Vec {
 
 // lsq solves the normal equations AᵀA (w, w0) = Aᵀt exactly, A the samples with a 1 last.
 func lsq(ctx context.Context, xs []exact.Vec, t []*big.Rat) (exact.Vec, error) {
-	d := len(xs[0]) + 1
-	a := make([]exact.Vec, d)
-	for i := range a {
-		a[i] = exact.Zeros(d)
-	}
-	b := exact.Zeros(d)
-	tmp := new(big.Rat)
-	for i, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		row := trace.Last.Augment(x)
-		for p := range d {
-			for q := range d {
-				a[p][q].Add(a[p][q], tmp.Mul(row[p], row[q]))
-			}
-			b[p].Add(b[p], tmp.Mul(row[p], t[i]))
-		}
+	a, b, err := normalEquations(ctx, xs, t, nil)
+	if err != nil {
+		return nil, err
 	}
 	return exact.Solve(a, b)
 }
@@ -159,7 +146,7 @@ func newFisherLSQ(ctx context.Context, d *trace.Data) (*fisherLSQ, error) {
 	dm.AddScaled(exact.Int(-1), f.M2)
 	var err error
 	if f.Fisher, err = exact.Solve(f.SW, dm); err != nil {
-		return nil, fmt.Errorf("S_W is singular (the classes do not vary in every direction): %w", err)
+		return nil, fmt.Errorf("S_W is singular (the classes do not vary in every direction), so Fisher's direction is not defined (%w); mark1 lab lsq solves least squares alone", err)
 	}
 	n := int64(len(all))
 	for _, fit := range []*lsqFit{&f.Special, &f.Plain} {
@@ -302,6 +289,7 @@ func fisherLSQReport(ctx context.Context, d *trace.Data, seed uint64) (*report.R
 		}
 		r.Figures = append(r.Figures, fig)
 	}
+	r.Figures = append(r.Figures, projectionFigure(d, f))
 	fit := func(l lsqFit) map[string]any {
 		return map[string]any{"targets": []string{exact.Format(l.T1), exact.Format(l.T2)}, "w": l.W.Strings(), "w0": exact.Format(l.W0),
 			"ratio_to_fisher": ratOrNot(l.Ratio), "minus_w_dot_m": exact.Format(l.AtMean)}
@@ -322,4 +310,69 @@ func fisherLSQChecks(f *fisherLSQ) []report.Check {
 		report.NewCheck("targets +1, -1: every weight the same multiple of Fisher's (1: yes)", holds(f.Plain.Ratio != nil), 1, 1, "not Fisher's direction: 0"),
 		report.NewCheck(fmt.Sprintf("targets +1, -1: |w0 minus -w.m| (classes of %d and %d)", fisherN1, fisherN2), max(d, -d), 0.01, 10, "the targets mixed up, the bias at the mean: 0"),
 	}
+}
+
+// projectionFigure draws Fisher's view of the data: each class's projections onto Fisher's
+// unit direction, p = f.x/|f|, as a histogram (a step outline of the counts in equal bins), and
+// the thresholds of the two least-squares discriminants on that axis (both are multiples of f:
+// w = r f, so w.x + w0 = 0 where p = -w0/(r |f|)).
+func projectionFigure(d *trace.Data, f *fisherLSQ) *plot.Figure {
+	fw := f.Fisher.Floats()
+	norm := 0.0
+	for _, v := range fw {
+		norm += float64(v * v) // each product rounded: no fused multiply-add
+	}
+	norm = sqrtF(norm)
+	proj := func(x exact.Vec) float64 {
+		s := 0.0
+		for i, v := range x.Floats() {
+			s += float64(fw[i] * v)
+		}
+		return s / norm
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var ps []float64
+	for _, p := range d.Points {
+		v := proj(p.X)
+		ps = append(ps, v)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	const bins = 12
+	width := (hi - lo) / bins
+	if width == 0 {
+		width = 1
+	}
+	counts := [2][bins]float64{}
+	for i, p := range d.Points {
+		b := min(int((ps[i]-lo)/width), bins-1)
+		c := 0
+		if p.Y == -1 {
+			c = 1
+		}
+		counts[c][b]++
+	}
+	most := 0.0
+	fig := &plot.Figure{Name: "projections", Title: "Fisher's view: the two classes projected onto his direction", XLabel: "p = f.x / |f|, f = S_W⁻¹(m1 - m2)", YLabel: "samples"}
+	for c, name := range []string{"class +1", "class -1"} {
+		s := plot.Series{Name: name, Style: 2 - c}
+		for b := range bins {
+			x0, x1 := lo+float64(float64(b)*width), lo+float64(float64(b+1)*width)
+			s.X = append(s.X, x0, x0, x1, x1)
+			s.Y = append(s.Y, 0, counts[c][b], counts[c][b], 0)
+			most = max(most, counts[c][b])
+		}
+		fig.Series = append(fig.Series, s)
+	}
+	var marks []string
+	for i, fit := range []lsqFit{f.Special, f.Plain} {
+		if fit.Ratio == nil || fit.Ratio.Sign() == 0 {
+			continue
+		}
+		t := -exact.Float(fit.W0) / exact.Float(fit.Ratio) / norm
+		what := fmt.Sprintf("threshold of least squares, targets %s, %s", exact.Format(fit.T1), exact.Format(fit.T2))
+		fig.Series = append(fig.Series, plot.Series{Name: what, X: []float64{t, t}, Y: []float64{0, most}, Dashed: true, Style: 3 + 2*i})
+		marks = append(marks, fmt.Sprintf("%.4g", t))
+	}
+	fig.Caption = fmt.Sprintf("each class's projections onto Fisher's unit direction, counted in %d equal bins, and the thresholds of the two least-squares discriminants on that axis (at %s); the projected mean of all samples is %.4g", bins, english.List(marks), proj(f.M))
+	return fig
 }

@@ -57,3 +57,31 @@ func TestFisherLSQ(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectionFigure: Fisher's histograms count every sample of each class once, and the
+// threshold of least squares with the targets N/N1 and -N/N2 lies at the projection of the mean
+// of all samples (its bias is -w.m).
+func TestProjectionFigure(t *testing.T) {
+	d := twoClasses(12, 20, 1)
+	f, err := newFisherLSQ(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := projectionFigure(d, f)
+	for i, want := range []float64{12, 20} {
+		s := fig.Series[i]
+		total := 0.0
+		for k := 1; k < len(s.Y); k += 4 { // each bin's outline: (x0, 0), (x0, n), (x1, n), (x1, 0)
+			total += s.Y[k]
+		}
+		if total != want {
+			t.Errorf("%s: %v samples in the histogram, want %v", s.Name, total, want)
+		}
+	}
+	fw := f.Fisher.Floats()
+	m := f.M.Floats()
+	norm := math.Hypot(fw[0], fw[1])
+	if got, want := fig.Series[2].X[0], (fw[0]*m[0]+fw[1]*m[1])/norm; math.Abs(got-want) > 1e-12 {
+		t.Errorf("the threshold of targets N/N1, -N/N2 at %v, the mean projects to %v", got, want)
+	}
+}

@@ -90,6 +90,11 @@ func newPlaneGeometry(d *trace.Data, w exact.Vec, b trace.Bias) (*planeGeometry,
 // equation writes w1 x1 + w2 x2 + w0 as a textbook does: "2 x1 - x2 + 0.5", terms of 0 left
 // out.
 func equation(w exact.Vec, w0 *big.Rat) string {
+	return equationOf(w, w0, func(i int) string { return fmt.Sprintf("x%d", i+1) })
+}
+
+// equationOf writes w.x + w0 as equation does, the i-th feature named name(i).
+func equationOf(w exact.Vec, w0 *big.Rat, name func(i int) string) string {
 	var b strings.Builder
 	term := func(c *big.Rat, name string) {
 		if c.Sign() == 0 {
@@ -113,7 +118,7 @@ func equation(w exact.Vec, w0 *big.Rat) string {
 		b.WriteString(name)
 	}
 	for i, c := range w {
-		term(c, fmt.Sprintf("x%d", i+1))
+		term(c, name(i))
 	}
 	term(w0, "")
 	if b.Len() == 0 {

@@ -17,16 +17,22 @@ import (
 )
 
 func lossDemo() lab.Demo {
-	return lab.Demo{Name: "loss", Help: "mistakes and the perceptron criterion E_P; the rule as SGD on E_P",
-		Args: "[--points N --epochs N]", Usage: "[--points N] [--epochs N] [--seed N] [--quick]",
+	return lab.Demo{Name: "loss", Help: "the 0-1 loss, E_P, E_Q and E_R; the rule as SGD on E_P",
+		Args: "[--points N --epochs N --margin B]", Usage: "[--points N] [--epochs N] [--margin B] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "points", Kind: lab.Int, Default: "40", Min: 2, Max: 1000, Help: "integer samples of each problem", QuickSets: true},
 			{Name: "epochs", Kind: lab.Int, Default: "20", Min: 1, Max: 1000, Help: "most epochs of the fixed-increment rule", QuickSets: true},
+			{Name: "margin", Kind: lab.String, Default: "1", Help: "the margin b > 0 of the relaxation criterion E_R (a number such as 1, 0.5 or 1/2)", QuickSets: true},
 			seedParam("the problems' seed", true),
 		},
 		Quick: courseQuick,
 		Run: func(ctx context.Context, c lab.Config) (*report.Report, error) {
-			r, runs, err := lossReport(ctx, lossConfig{Points: c.Int("points"), Epochs: c.Int("epochs"), Seed: c.Uint("seed")})
+			text := c.String("margin")
+			b, err := exact.Parse(text)
+			if err != nil || b.Sign() <= 0 {
+				return nil, lab.ParamErrorf("--margin %s: want a number > 0", text)
+			}
+			r, runs, err := lossReport(ctx, lossConfig{Points: c.Int("points"), Epochs: c.Int("epochs"), Margin: b, Seed: c.Uint("seed")})
 			if err != nil || !c.Quick {
 				return r, err
 			}
@@ -34,43 +40,6 @@ func lossDemo() lab.Demo {
 			r.Notes = append(r.Notes, courseQuickNote)
 			return r, nil
 		}}
-}
-
-// mistakes returns the 0-1 loss of augmented weights w on augmented samples xs with labels ys:
-// the number of samples with y w.x <= 0.
-func mistakes(w exact.Vec, xs []exact.Vec, ys []int) int {
-	n := 0
-	for i, x := range xs {
-		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// criterion returns the perceptron criterion E_P(w) = sum over the samples with y w.x <= 0 of
-// -y w.x (Duda, Hart and Stork's J_p; Bishop's E_P): zero when every sample is met, and
-// otherwise how far the mistakes lie on the wrong side, in units of w.
-func criterion(w exact.Vec, xs []exact.Vec, ys []int) *big.Rat {
-	e := new(big.Rat)
-	for i, x := range xs {
-		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
-			e.Sub(e, s.Mul(s, exact.Int(int64(ys[i]))))
-		}
-	}
-	return e
-}
-
-// gradient returns E_P's gradient at w where the set of mistakes does not change: minus the
-// sum of y x over the samples with y w.x <= 0. The batch rule moves w by -eta times it.
-func gradient(w exact.Vec, xs []exact.Vec, ys []int) exact.Vec {
-	g := exact.Zeros(len(w))
-	for i, x := range xs {
-		if s := w.Dot(x); s.Sign()*ys[i] <= 0 {
-			g.AddScaled(exact.Int(int64(-ys[i])), x)
-		}
-	}
-	return g
 }
 
 // lossUpdate is one update of the fixed-increment rule seen as a step of stochastic gradient
@@ -85,10 +54,10 @@ type lossUpdate struct {
 	NewMistakes   []string // samples met before the update and not after
 }
 
-// lossEpoch is E_P and the 0-1 loss at an epoch's end.
+// lossEpoch is the criteria at an epoch's end.
 type lossEpoch struct {
 	Epoch, Mistakes, Updates, Rises int
-	EP                              *big.Rat
+	EP, EQ, ER                      *big.Rat
 }
 
 // lossRun is the fixed-increment rule on one problem, with its losses.
@@ -100,6 +69,7 @@ type lossRun struct {
 	Ys         []int
 	Updates    []lossUpdate
 	Epochs     []lossEpoch
+	Margin     *big.Rat // E_R's margin b
 }
 
 // rises returns the updates after which E_P was larger than before.
@@ -116,13 +86,13 @@ func (r *lossRun) rises() []lossUpdate {
 // traceLoss runs the fixed-increment rule (eta 1, bias last, from zero, in order) on d for at
 // most epochs, recording E_P and the 0-1 loss before and after every update and at every
 // epoch's end.
-func traceLoss(ctx context.Context, name, what string, d *trace.Data, epochs int) (*lossRun, error) {
+func traceLoss(ctx context.Context, name, what string, d *trace.Data, epochs int, b *big.Rat) (*lossRun, error) {
 	c := trace.Config{Epochs: epochs}
 	t, err := trace.Run(ctx, d, c)
 	if err != nil {
 		return nil, err
 	}
-	r := &lossRun{Name: name, What: what, Data: d, Trace: t}
+	r := &lossRun{Name: name, What: what, Data: d, Trace: t, Margin: b}
 	for _, p := range d.Points {
 		r.Xs = append(r.Xs, trace.Last.Augment(p.X))
 		r.Ys = append(r.Ys, p.Y)
@@ -151,7 +121,8 @@ func traceLoss(ctx context.Context, name, what string, d *trace.Data, epochs int
 			}
 		}
 		if i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch {
-			epoch.Mistakes, epoch.EP = mistakes(s.W, r.Xs, r.Ys), criterion(s.W, r.Xs, r.Ys)
+			c := allCriteria(s.W, r.Xs, r.Ys, b)
+			epoch.Mistakes, epoch.EP, epoch.EQ, epoch.ER = c.Mistakes, c.EP, c.EQ, c.ER
 			r.Epochs = append(r.Epochs, epoch)
 			epoch = lossEpoch{Epoch: s.Epoch + 1}
 		}
@@ -196,8 +167,9 @@ func intProblem(kind string, n int, seed uint64) *trace.Data {
 
 // lossConfig sets up the loss view.
 type lossConfig struct {
-	Points int // samples of each problem
-	Epochs int // most epochs
+	Points int      // samples of each problem
+	Epochs int      // most epochs
+	Margin *big.Rat // E_R's margin b > 0
 	Seed   uint64
 }
 
@@ -208,12 +180,13 @@ type lossConfig struct {
 // eta |x|^2, but may raise E_P, when it turns other samples into mistakes or deepens theirs.
 func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, error) {
 	r := &report.Report{Name: "loss", Title: "The perceptron's losses: mistakes and the perceptron criterion"}
-	r.Summary = "The 0-1 loss counts the mistakes (y w.x <= 0): it is piecewise constant in w, so its gradient is zero wherever it exists and says nothing of where to go. The perceptron criterion E_P(w) = -sum over the mistakes of y w.x is piecewise linear; where the mistakes stay the same its gradient is -sum y x over them, and the fixed-increment rule, w <- w + y x for one mistake, is stochastic gradient descent on it, one sample's term at a time. Everything is exact (integer samples)."
+	r.Summary = "The 0-1 loss counts the mistakes (y w.x <= 0): it is piecewise constant in w, so its gradient is zero wherever it exists and says nothing of where to go. The perceptron criterion E_P(w) = -sum over the mistakes of y w.x is piecewise linear; where the mistakes stay the same its gradient is -sum y x over them, and the fixed-increment rule, w <- w + y x for one mistake, is stochastic gradient descent on it, one sample's term at a time. Two more criteria of the lecture notes (Duda, Hart and Stork's J_q and J_r) stand beside them: E_Q = sum over the mistakes of (w.x)^2, smooth but smallest at w = 0 too, and the relaxation criterion E_R = 1/2 sum over the samples with y w.x <= b of (y w.x - b)^2/|x|^2, with a margin b > 0, which w = 0 does not minimise. Everything is exact (integer samples)."
 	r.Condition("problems", fmt.Sprintf("%d integer points each: separable (uniform on [-8, 8]^2, labelled by the side of x1 + 2 x2 = 3, kept where |x1 + 2 x2 - 3| >= 2) and overlapping (two clusters around (2, 1) and (-1, -2), standard deviation 2.5, rounded); seed %d", c.Points, c.Seed))
 	r.Condition("rule", fmt.Sprintf("fixed increment, eta 1, bias last, from zero, the samples in order, at most %s", english.Count(c.Epochs, "epoch")))
+	r.Condition("E_R's margin", fmt.Sprintf("b = %s; |x| is the augmented sample's length, the 1 included", exact.Format(c.Margin)))
 	var runs []*lossRun
 	for _, p := range []struct{ kind, what string }{{"separable", "separable"}, {"overlapping", "overlapping"}} {
-		run, err := traceLoss(ctx, p.kind, p.what, intProblem(p.kind, c.Points, c.Seed), c.Epochs)
+		run, err := traceLoss(ctx, p.kind, p.what, intProblem(p.kind, c.Points, c.Seed), c.Epochs, c.Margin)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -235,9 +208,9 @@ func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, 
 	sum.Note = "E_P counts how far the mistakes lie on the wrong side: every update lowers the corrected sample's own term, by |x|^2, yet the sum can rise."
 	r.Tables = append(r.Tables, sum)
 	for _, run := range runs {
-		ep := &report.Table{Name: "table-epochs-" + run.Name, Title: fmt.Sprintf("%s: each epoch's end", run.Name), Columns: []string{"epoch", "mistakes (0-1 loss)", "E_P", "updates", "updates that raised E_P"}}
+		ep := &report.Table{Name: "table-epochs-" + run.Name, Title: fmt.Sprintf("%s: each epoch's end", run.Name), Columns: []string{"epoch", "mistakes (0-1 loss)", "E_P", "E_Q", "E_R", "updates", "updates that raised E_P"}}
 		for _, e := range run.Epochs {
-			ep.AddRow(e.Epoch, e.Mistakes, exact.Format(e.EP), e.Updates, e.Rises)
+			ep.AddRow(e.Epoch, e.Mistakes, exact.Format(e.EP), approx(e.EQ), approx(e.ER), e.Updates, e.Rises)
 		}
 		r.Tables = append(r.Tables, ep)
 	}
@@ -246,7 +219,8 @@ func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, 
 		if len(rises) == 0 {
 			continue
 		}
-		// E_P(0) = 0 (every score is 0): the first update always raises it. The table shows
+		// E_P(0) = 0 (every score is 0), its least value: the first update never lowers it (it
+		// raises it unless no sample is left on the wrong side). The table shows
 		// the rises after it.
 		if rises[0].Before.Sign() == 0 && run.Trace.Start.Equal(exact.Zeros(len(run.Trace.Start))) && rises[0].Step == run.Updates[0].Step {
 			rises = rises[1:]
@@ -263,7 +237,7 @@ func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, 
 			}
 			tab.AddRow(u.Step, u.Sample, exact.Format(u.TermBefore), exact.Format(u.TermAfter), exact.Format(u.Fall), exact.Format(u.Before), exact.Format(u.After), made)
 		}
-		tab.Note = "The corrected sample's -y w.x falls by exactly |x|^2: below 0 it is met and leaves E_P, else it stays a mistake with a smaller term. E_P rises when the step turns other samples into mistakes, or pushes mistakes already made further to the wrong side, by more. (The first update always raises E_P: at w = 0 every score is 0 and E_P(0) = 0, a minimum where nothing is learned.)"
+		tab.Note = "The corrected sample's -y w.x falls by exactly |x|^2: below 0 it is met and leaves E_P, else it stays a mistake with a smaller term. E_P rises when the step turns other samples into mistakes, or pushes mistakes already made further to the wrong side, by more. (The first update from w = 0 never lowers E_P: there every score is 0 and E_P(0) = 0, its least value, a minimum where nothing is learned. It raises it unless no sample is left on the wrong side.)"
 		r.Tables = append(r.Tables, tab)
 	}
 	// The gradient, checked: where no sample scores 0, E_P is linear nearby, and its change
@@ -289,13 +263,19 @@ func lossReport(ctx context.Context, c lossConfig) (*report.Report, []*lossRun, 
 	grad.Note = "Where no sample lies on the boundary, E_P is linear nearby and its gradient is minus the mistakes' sum of y x: the batch rule steps by -eta times it, the fixed-increment rule by one sample's part of it. (At w = 0 every sample scores 0 and E_P has no gradient: the table takes the first weights of an update with no score of 0.)"
 	r.Tables = append(r.Tables, grad)
 	for _, run := range runs {
-		r.Figures = append(r.Figures, lineFigure(run), epochFigure(run), updateFigure(run))
+		r.Tables = append(r.Tables, lineTable(run, c.Margin))
+	}
+	for _, run := range runs {
+		r.Tables = append(r.Tables, pointsTable(run))
+	}
+	for _, run := range runs {
+		r.Figures = append(r.Figures, lineFigure(run, c.Margin), epochFigure(run), updateFigure(run))
 	}
 	data := map[string]any{}
 	for _, run := range runs {
 		var eps []map[string]any
 		for _, e := range run.Epochs {
-			eps = append(eps, map[string]any{"epoch": e.Epoch, "mistakes": e.Mistakes, "E_P": exact.Format(e.EP), "updates": e.Updates, "rises": e.Rises})
+			eps = append(eps, map[string]any{"epoch": e.Epoch, "mistakes": e.Mistakes, "E_P": exact.Format(e.EP), "E_Q": exact.Format(e.EQ), "E_R": exact.Format(e.ER), "updates": e.Updates, "rises": e.Rises})
 		}
 		var ups []map[string]any
 		for _, u := range run.Updates {
@@ -322,42 +302,6 @@ func (r *lossRun) offBoundary() (lossUpdate, bool) {
 		}
 	}
 	return lossUpdate{}, false
-}
-
-// lineFigure draws both losses along the line through the final weights on which only the
-// bias changes: w(t) = (w1, w2, t).
-func lineFigure(run *lossRun) *plot.Figure {
-	w := run.Trace.Final()
-	// The kinks: where a sample's score w1 x1 + w2 x2 + t crosses 0.
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range run.Xs {
-		k := -exact.Float(new(big.Rat).Add(new(big.Rat).Mul(w[0], x[0]), new(big.Rat).Mul(w[1], x[1])))
-		lo, hi = min(lo, k), max(hi, k)
-	}
-	lo, hi = math.Floor(lo)-2, math.Ceil(hi)+2
-	var ts, zo, ep []float64
-	maxEP := 0.0
-	steps := 400
-	for i := 0; i <= steps; i++ {
-		t := new(big.Rat).Add(new(big.Rat).SetFloat64(lo), new(big.Rat).Mul(big.NewRat(int64(i), int64(steps)), new(big.Rat).SetFloat64(hi-lo)))
-		wt := exact.Vec{w[0], w[1], t}
-		ts = append(ts, exact.Float(t))
-		zo = append(zo, float64(mistakes(wt, run.Xs, run.Ys))/float64(len(run.Xs)))
-		e := exact.Float(criterion(wt, run.Xs, run.Ys))
-		ep = append(ep, e)
-		maxEP = max(maxEP, e)
-	}
-	for i := range ep {
-		ep[i] /= maxEP
-	}
-	return &plot.Figure{Name: "line-" + run.Name, Title: fmt.Sprintf("%s: the losses along a line through weight space", run.Name),
-		XLabel: fmt.Sprintf("bias t of w = (%s, %s, t)", exact.Format(w[0]), exact.Format(w[1])), YLabel: "loss (scaled)", YMin: -0.02, YMax: 1.02,
-		Caption: fmt.Sprintf("the 0-1 loss (mistakes / %d) and E_P (over its largest here, %.4g) as the bias of the rule's last weights %s moves; the dashed line is the rule's own bias", len(run.Xs), maxEP, w),
-		Series: []plot.Series{
-			{Name: "0-1 loss: mistakes / n", X: ts, Y: zo, Style: 1},
-			{Name: "E_P / its largest", X: ts, Y: ep, Style: 3},
-			{Name: "the rule's bias", X: []float64{exact.Float(w[2]), exact.Float(w[2])}, Y: []float64{0, 1}, Reference: true},
-		}}
 }
 
 // epochFigure draws both losses at each epoch's end.
@@ -402,14 +346,19 @@ func updateFigure(run *lossRun) *plot.Figure {
 
 // lossChecks checks the loss demonstration's effect on its two problems: the separable
 // problem learned, the overlapping one cycling, E_P rising after some updates although each
-// lowers the corrected sample's term by |x|^2, and E_P's gradient equal to its difference
-// quotients.
+// lowers the corrected sample's term by |x|^2, E_P's gradient equal to its difference
+// quotients, E_Q zero where every sample is met, and E_R above zero at w = 0.
 func lossChecks(runs []*lossRun) []report.Check {
 	sep, over := runs[0], runs[1]
+	erZero := math.Inf(1)
+	for _, run := range runs {
+		erZero = min(erZero, exact.Float(allCriteria(exact.Zeros(3), run.Xs, run.Ys, run.Margin).ER))
+	}
 	rises, wrongFall := 0, 0
 	gradOff := 0.0
 	for _, run := range runs {
-		// The first update from zero always raises E_P (E_P(0) = 0): count the others.
+		// The first update from zero never lowers E_P (E_P(0) = 0, its least value): count
+		// the rises of the others.
 		for i, u := range run.rises() {
 			if i > 0 || u.Before.Sign() != 0 {
 				rises++
@@ -442,5 +391,7 @@ func lossChecks(runs []*lossRun) []report.Check {
 		report.NewCheck("updates after the first that raised E_P, both problems", float64(rises), 1, 1000, "E_P not computed, or only the corrected sample's term: 0"),
 		report.NewCheck("updates whose corrected sample's term did not fall by exactly |x|^2", float64(wrongFall), 0, 0, "a rule that steps otherwise than by y x: most of them"),
 		report.NewCheck("E_P's gradient: largest difference between minus the mistakes' sum of y x and the difference quotient", gradOff, 0, 0, "E_P or its gradient computed wrongly: not 0"),
+		report.NewCheck("separable problem: E_Q at the end of the run", exact.Float(sep.Epochs[len(sep.Epochs)-1].EQ), 0, 0, "E_Q summed over every sample, not the mistakes: above 0"),
+		report.NewCheck("E_R at w = 0, the smaller of the two problems' (w = 0 is not its minimum)", erZero, 1e-9, 1e9, "E_R without its margin b: 0"),
 	}
 }

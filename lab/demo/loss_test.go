@@ -9,7 +9,8 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/trace"
 )
 
-// TestCriterionByHand: E_P, the 0-1 loss and E_P's gradient on three points, worked by hand.
+// TestCriterionByHand: the 0-1 loss, E_P, E_P's gradient, E_Q and E_R on three points, worked
+// by hand.
 func TestCriterionByHand(t *testing.T) {
 	d := points(t, "1,2,+1", "2,0,-1", "-1,1,+1")
 	var xs []exact.Vec
@@ -30,6 +31,24 @@ func TestCriterionByHand(t *testing.T) {
 	if e, m := exact.Format(criterion(exact.Zeros(3), xs, ys)), mistakes(exact.Zeros(3), xs, ys); e != "0" || m != 3 {
 		t.Errorf("at 0: E_P %s, mistakes %d", e, m)
 	}
+	// E_Q at w = (1, 0, 0): the mistakes score 2 and -1, 4 + 1 = 5. E_R with b = 1: the samples
+	// with y w.x <= 1 are all three (1, -2, -1), with |x|^2 = 6, 5 and 3:
+	// 1/2 ((1 - 1)^2/6 + (-2 - 1)^2/5 + (-1 - 1)^2/3) = 1/2 (9/5 + 4/3) = 47/30. At w = 0 every
+	// y w.x is 0: E_Q = 0, and E_R = 1/2 (1/6 + 1/5 + 1/3) = 7/20, not its least value.
+	for _, tc := range []struct {
+		w          exact.Vec
+		m          int
+		ep, eq, er string
+	}{
+		{w, 2, "3", "5", "47/30"},
+		{exact.Zeros(3), 3, "0", "0", "0.35"},
+		{exact.Ints(-1, 2, 0), 0, "0", "0", "0"}, // y w.x = 3, 2, 3: all beyond b = 1
+	} {
+		c := allCriteria(tc.w, xs, ys, exact.Int(1))
+		if c.Mistakes != tc.m || exact.Format(c.EP) != tc.ep || exact.Format(c.EQ) != tc.eq || exact.Format(c.ER) != tc.er {
+			t.Errorf("w = %s: mistakes %d, E_P %s, E_Q %s, E_R %s; want %d, %s, %s, %s", tc.w, c.Mistakes, exact.Format(c.EP), exact.Format(c.EQ), exact.Format(c.ER), tc.m, tc.ep, tc.eq, tc.er)
+		}
+	}
 }
 
 // TestLossRuns: on both problems E_P at each epoch's end is the sum, computed here again in
@@ -38,7 +57,7 @@ func TestCriterionByHand(t *testing.T) {
 func TestLossRuns(t *testing.T) {
 	for _, kind := range []string{"separable", "overlapping"} {
 		t.Run(kind, func(t *testing.T) {
-			run, err := traceLoss(context.Background(), kind, kind, intProblem(kind, 40, 1), 20)
+			run, err := traceLoss(context.Background(), kind, kind, intProblem(kind, 40, 1), 20, exact.Int(1))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,7 @@ import (
 )
 
 func maskingDemo() lab.Demo {
-	return lab.Demo{Name: "masking", Help: "least squares never answers the middle of three classes; perceptron, Fisher do",
+	return lab.Demo{Name: "masking", Help: "least squares never answers the middle of three classes",
 		Args: "[--n N --noise S]", Usage: "[--n N] [--middle N] [--noise S] [--seed N] [--quick]",
 		Params: []lab.Param{
 			{Name: "n", Kind: lab.Int, Default: "30", Min: 2, Max: 10000, Help: "samples of the low and the high class", QuickSets: true},
@@ -122,7 +122,7 @@ func maskingReport(ctx context.Context, c maskingConfig) (*report.Report, []mask
 				m.Errors++
 			}
 		}
-		reg := grid(scheme{Decide: m.Model.Predict}, 120, xmin, xmax, ymin, ymax)
+		reg := RegionGrid(m.Model.Predict, 120, xmin, xmax, ymin, ymax)
 		m.Area = make([]float64, 3)
 		for _, v := range reg.Class {
 			m.Area[v]++

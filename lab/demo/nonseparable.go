@@ -16,7 +16,7 @@ import (
 )
 
 func nonSeparableDemo() lab.Demo {
-	return lab.Demo{Name: "nonseparable", Help: "XOR, parity, connectedness: the perceptron cycles, the pocket keeps its best",
+	return lab.Demo{Name: "nonseparable", Help: "XOR, parity, connectedness: cycles, and the pocket",
 		Args: "[--epochs N --cards N]", Usage: "[--epochs N] [--cards N] [--seed N] [--quick] [machine flags]",
 		Params: []lab.Param{
 			{Name: "epochs", Kind: lab.Int, Default: "100", Min: 2, Max: 100000, Help: "epochs of the perceptron and the pocket", QuickSets: true},

@@ -18,7 +18,7 @@ import (
 )
 
 func novikoffDemo() lab.Demo {
-	return lab.Demo{Name: "novikoff", Help: "the convergence theorem: corrections against the bound R^2/gamma^2",
+	return lab.Demo{Name: "novikoff", Help: "the convergence theorem: corrections against R^2/gamma^2",
 		Args: "[--problems N --dim D --points N --margin G]", Usage: "[--problems N] [--dim D] [--points N] [--margin G] [--no-cards] [--quick]",
 		Params: []lab.Param{
 			{Name: "problems", Kind: lab.Int, Default: "200", Min: 1, Max: 100000, Help: "random separable problems", QuickSets: true},

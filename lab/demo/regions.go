@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/detmath"
 	"github.com/mark1-perceptron/mark1/internal/english"
@@ -76,41 +77,77 @@ func trainMulti(ctx context.Context, d *learn.Data, s learn.Strategy, method str
 
 // regionSchemes returns the four ways of reading K classes of the lecture: one-vs-rest by sign with
 // K classifiers and with K-1 (the last class is "none of the others"), one-vs-one by vote, and
-// K discriminants by argmax.
-func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme, error) {
+// K discriminants by argmax; and one-vs-rest with K-1 classifiers once for each class left out
+// (the one that takes what none claims).
+func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme, []scheme, error) {
 	k := d.K()
 	ovr, err := trainMulti(ctx, d, learn.OneVsRest, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ovo, err := trainMulti(ctx, d, learn.OneVsOne, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kd, err := trainMulti(ctx, d, learn.KDiscriminants, method)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	bySign := func(units []learn.Linear, rest int) func(x []float64) int {
-		return func(x []float64) int {
-			class, n := -1, 0
-			for c, u := range units {
-				if u.Score(x) > 0 {
-					class, n = c, n+1
+	// leaveOut is one-vs-rest with the classifier of class rest left out.
+	leaveOut := func(rest int) func(x []float64) int {
+		var units []learn.Linear
+		var classes []int
+		for c := range k {
+			if c != rest {
+				units, classes = append(units, ovr.Units[c]), append(classes, c)
+			}
+		}
+		return bySign(units, classes, k, rest)
+	}
+	var left []scheme
+	for c := range k {
+		left = append(left, scheme{fmt.Sprintf("class %s left out", d.Classes[c]), fmt.Sprintf("%d classifiers; a point none claims is class %s's", k-1, d.Classes[c]), k - 1, leaveOut(c)})
+	}
+	return []scheme{
+		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, nil, k, -1)},
+		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, leaveOut(k - 1)},
+		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote(ovo)},
+		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
+	}, left, nil
+}
+
+// bySign reads K classes from two-class discriminants by their signs, one per class (units[i]
+// is class classes[i]'s, or class i's when classes is nil): a point is class c's when c's
+// alone is positive, ambiguous when several are, and rest's (or no class's, for rest < 0)
+// when none is.
+func bySign(units []learn.Linear, classes []int, k, rest int) func(x []float64) int {
+	return func(x []float64) int {
+		class, n := -1, 0
+		for i, u := range units {
+			if u.Score(x) > 0 {
+				class, n = i, n+1
+				if classes != nil {
+					class = classes[i]
 				}
 			}
-			switch {
-			case n > 1:
-				return ambiguous(k)
-			case n == 1:
-				return class
-			case rest >= 0:
-				return rest
-			}
-			return noClass(k)
 		}
+		switch {
+		case n > 1:
+			return ambiguous(k)
+		case n == 1:
+			return class
+		case rest >= 0:
+			return rest
+		}
+		return noClass(k)
 	}
-	vote := func(x []float64) int {
+}
+
+// vote reads K classes from one-vs-one's pairwise discriminants: the class with most votes,
+// ambiguous on a tie.
+func vote(ovo *learn.Multi) func(x []float64) int {
+	k := ovo.K
+	return func(x []float64) int {
 		votes := make([]int, k)
 		for u, p := range ovo.Pairs {
 			if ovo.Units[u].Score(x) > 0 {
@@ -133,12 +170,21 @@ func regionSchemes(ctx context.Context, d *learn.Data, method string) ([]scheme,
 		}
 		return best
 	}
-	return []scheme{
-		{"one-vs-rest, K", fmt.Sprintf("%d classifiers, class c against the rest; a point is c's when c's alone is positive", k), k, bySign(ovr.Units, -1)},
-		{"one-vs-rest, K-1", fmt.Sprintf("%d classifiers for the first %d classes; a point none claims is the last class's", k-1, k-1), k - 1, bySign(ovr.Units[:k-1], k-1)},
-		{"one-vs-one", fmt.Sprintf("%d classifiers, one per pair; the class with most votes", len(ovo.Units)), len(ovo.Units), vote},
-		{"K discriminants", fmt.Sprintf("%d discriminants trained together; the largest g_k(x) wins", k), k, kd.Predict},
-	}, nil
+}
+
+// Decider returns how mark1 lab regions reads the classes of a classifier of K > 2 classes
+// made of linear discriminants, by its strategy: one-vs-rest by the signs of its K
+// discriminants, one-vs-one by the vote (a tie undecided), K discriminants by the largest.
+// The answer is a class 0..K-1, K when several classes claim the point (or the vote ties),
+// K+1 when none does.
+func Decider(m *learn.Multi) func(x []float64) int {
+	switch {
+	case m.K > 2 && m.Strategy == learn.OneVsRest:
+		return bySign(m.Units, nil, m.K, -1)
+	case m.K > 2 && m.Strategy == learn.OneVsOne:
+		return vote(m)
+	}
+	return m.Predict
 }
 
 // pinwheel draws k classes of n samples each in the plane: class c's run from the point at
@@ -176,14 +222,15 @@ type regionsConfig struct {
 // regionCells is the grid's cells a side in the demonstration.
 const regionCells = 120
 
-// grid evaluates a scheme on a cells x cells grid over the box.
-func grid(s scheme, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
+// RegionGrid evaluates decide (a Decider) on a cells x cells grid over the box, at each
+// cell's centre, as mark1 lab regions draws its regions.
+func RegionGrid(decide func(x []float64) int, cells int, xmin, xmax, ymin, ymax float64) *plot.Regions {
 	r := &plot.Regions{Cols: cells, Rows: cells, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax, Class: make([]int, cells*cells)}
 	for row := range cells {
 		y := ymin + float64((ymax-ymin)*(float64(row)+0.5))/float64(cells)
 		for c := range cells {
 			x := xmin + float64((xmax-xmin)*(float64(c)+0.5))/float64(cells)
-			r.Class[row*cells+c] = s.Decide([]float64{x, y})
+			r.Class[row*cells+c] = decide([]float64{x, y})
 		}
 	}
 	return r
@@ -225,7 +272,7 @@ type regionStats struct {
 // such regions; K discriminants with argmax do not, and their regions are convex.
 func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regionStats, error) {
 	d := pinwheel(c.K, 30, c.Seed)
-	schemes, err := regionSchemes(ctx, d, c.Method)
+	schemes, leftOut, err := regionSchemes(ctx, d, c.Method)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -250,28 +297,9 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		reg := grid(s, c.Cells, xmin, xmax, ymin, ymax)
+		reg := RegionGrid(s.Decide, c.Cells, xmin, xmax, ymin, ymax)
 		reg.Grey, reg.Names = k, names
-		st := regionStats{Scheme: s.Name}
-		for _, v := range reg.Class {
-			switch v {
-			case ambiguous(k):
-				st.AmbiguousArea++
-			case noClass(k):
-				st.NoClassArea++
-			}
-		}
-		st.AmbiguousArea /= float64(len(reg.Class))
-		st.NoClassArea /= float64(len(reg.Class))
-		for j, x := range d.X {
-			a := s.Decide(x)
-			if a >= k {
-				st.Undecided++
-			}
-			if a != d.Y[j] {
-				st.Errors++
-			}
-		}
+		st := schemeStats(s, d, reg)
 		stats = append(stats, st)
 		tab.AddRow(s.Name, s.Classifiers, fmt.Sprintf("%.1f", 100*st.AmbiguousArea), fmt.Sprintf("%.1f", 100*st.NoClassArea), st.Undecided, st.Errors)
 		r.Figures = append(r.Figures, &plot.Figure{Name: fmt.Sprintf("regions-%d", i+1), Title: s.Name, XLabel: "x1", YLabel: "x2", Regions: reg,
@@ -279,8 +307,45 @@ func regionsReport(ctx context.Context, c regionsConfig) (*report.Report, []regi
 	}
 	tab.Note = "A training sample in a grey region counts as an error. K discriminants with argmax leave none: every point has a largest g_k."
 	r.Tables = append(r.Tables, tab)
+	left := &report.Table{Name: "left-out", Title: "One-vs-rest with K-1 classifiers: which class is left out", Columns: []string{"class left out", "ambiguous (% of the plot)", "training errors"}}
+	for _, s := range leftOut {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		st := schemeStats(s, d, RegionGrid(s.Decide, c.Cells, xmin, xmax, ymin, ymax))
+		left.AddRow(strings.TrimSuffix(s.Name, " left out"), fmt.Sprintf("%.1f", 100*st.AmbiguousArea), st.Errors)
+	}
+	left.Note = "The class left out takes every point no classifier claims, so nothing is left to no class; what stays ambiguous, two classifiers claiming a point, depends on which class it is. The table above leaves out the last."
+	r.Tables = append(r.Tables, left)
 	r.Data = stats
 	return r, stats, nil
+}
+
+// schemeStats measures a scheme's grid: the parts of the plot ambiguous and no class's, and
+// its training samples undecided and wrong.
+func schemeStats(s scheme, d *learn.Data, reg *plot.Regions) regionStats {
+	k := d.K()
+	st := regionStats{Scheme: s.Name}
+	for _, v := range reg.Class {
+		switch v {
+		case ambiguous(k):
+			st.AmbiguousArea++
+		case noClass(k):
+			st.NoClassArea++
+		}
+	}
+	st.AmbiguousArea /= float64(len(reg.Class))
+	st.NoClassArea /= float64(len(reg.Class))
+	for j, x := range d.X {
+		a := s.Decide(x)
+		if a >= k {
+			st.Undecided++
+		}
+		if a != d.Y[j] {
+			st.Errors++
+		}
+	}
+	return st
 }
 
 // regionsChecks checks what the regions demonstration shows (fitted by least squares): one-vs-rest

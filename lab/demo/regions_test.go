@@ -37,11 +37,28 @@ func TestRegions(t *testing.T) {
 	}
 	// Argmax regions are convex: the midpoint of two points of a class is the class's.
 	d := pinwheel(3, 30, 1)
-	schemes, err := regionSchemes(context.Background(), d, "lsq")
+	schemes, leftOut, err := regionSchemes(context.Background(), d, "lsq")
 	if err != nil {
 		t.Fatal(err)
 	}
 	kd := schemes[3]
+	// One-vs-rest with K-1: leaving out the last class is the scheme of the table above, every
+	// point goes to some class, and a point only the left-out class's classifier claims is
+	// the left-out class's.
+	if len(leftOut) != 3 {
+		t.Fatalf("%d schemes with a class left out", len(leftOut))
+	}
+	for i := range 2000 {
+		x := []float64{float64(i%50)/4 - 6, float64(i/50)/4 - 6}
+		if a, b := leftOut[2].Decide(x), schemes[1].Decide(x); a != b {
+			t.Fatalf("at %v: the last class left out answers %d, one-vs-rest K-1 %d", x, a, b)
+		}
+		for c, s := range leftOut {
+			if s.Decide(x) == noClass(3) {
+				t.Fatalf("at %v: class %d left out leaves no class", x, c)
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	checked := 0
 	for range 20000 {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mark1-perceptron/mark1/internal/english"
+	"github.com/mark1-perceptron/mark1/internal/regfile"
 	"github.com/mark1-perceptron/mark1/lab"
 	"github.com/mark1-perceptron/mark1/lab/exact"
 	"github.com/mark1-perceptron/mark1/lab/plot"
@@ -41,6 +42,8 @@ func traceParams() []lab.Param {
 		{Name: "margin", Kind: lab.String, Default: "0", Help: "the margin rule's b >= 0"},
 		{Name: "at-zero", Kind: lab.String, Default: "wrong", Help: "what a score w.x of exactly 0 answers: wrong (a mistake for either label), +1 or -1"},
 		{Name: "epochs", Kind: lab.Int, Default: strconv.Itoa(trace.DefaultEpochs), Min: 1, Max: trace.MaxPresentations, Help: "most epochs (the trace stops at an epoch that meets every sample, or when the weights cycle)"},
+		{Name: "schedule", Kind: lab.String, Default: "const", Help: "the variable increment eta(k) of the k-th update: const (eta), 1/k (eta/k) or 1/sqrt(k) (eta/sqrt(k), rounded to 6 digits where sqrt(k) is irrational)"},
+		{Name: "pocket", Kind: lab.String, Default: "none", Help: "Gallant's pocket, for the fixed and margin rules: none, run (keep the weights of the longest run of samples met) or ratchet (and only when they meet more samples)"},
 	}
 }
 
@@ -70,6 +73,15 @@ func traceSettings(c lab.Config) (*trace.Data, trace.Config, error) {
 	case c.Given("at-zero") && tc.Rule == trace.Margin:
 		return nil, tc, lab.ParamErrorf("--at-zero: the margin rule meets a sample when y w.x > b; no answer at zero to choose")
 	}
+	if tc.Schedule, err = trace.ParseSchedule(c.String("schedule")); err != nil {
+		return nil, tc, lab.ParamErrorf("--schedule: %v", err)
+	}
+	if tc.Pocket, err = trace.ParsePocket(c.String("pocket")); err != nil {
+		return nil, tc, lab.ParamErrorf("--pocket: %v", err)
+	}
+	if tc.Pocket != trace.NoPocket && tc.Rule == trace.Batch {
+		return nil, tc, lab.ParamErrorf("--pocket goes with --rule fixed or margin, not batch")
+	}
 	tc.Epochs = c.Int("epochs")
 	init := c.String("init")
 	if init != "" {
@@ -94,14 +106,15 @@ func traceSettings(c lab.Config) (*trace.Data, trace.Config, error) {
 }
 
 // samples reads the samples of --data FILE or of the --point settings, or returns nil for
-// none.
+// none. A FILE that is not a regular file (a FIFO, a device, a folder) is refused at once,
+// before it is opened: a FIFO would keep the run waiting for a writer that may never come.
 func samples(c lab.Config) (*trace.Data, error) {
 	file, points := c.String("data"), c.Points("point")
 	switch {
 	case file != "" && len(points) > 0:
 		return nil, lab.ParamErrorf("--data and --point: give the samples one way")
 	case file != "":
-		f, err := os.Open(file)
+		f, err := regfile.OpenFor(file, "a CSV file of samples")
 		if err != nil {
 			return nil, fmt.Errorf("--data: %w", err)
 		}
@@ -122,6 +135,12 @@ func ruleText(c trace.Config) string {
 	eta := "eta y x"
 	if c.Eta == nil || c.Eta.Cmp(exact.Int(1)) == 0 {
 		eta = "y x"
+	}
+	switch c.Schedule {
+	case trace.InverseK:
+		eta = "eta(k) y x (eta(k) = eta/k at the k-th update)"
+	case trace.InverseSqrtK:
+		eta = "eta(k) y x (eta(k) = eta/sqrt(k) at the k-th update, rounded to 6 digits where sqrt(k) is irrational)"
 	}
 	met := "y w.x > 0 (a score of 0 is a mistake for either label)"
 	switch c.Zero {
@@ -244,28 +263,36 @@ func traceReport(ctx context.Context, d *trace.Data, c trace.Config) (*report.Re
 	}
 	r.Condition("bias", biasText(c.Bias))
 	r.Condition("initial weights", t.Start.String())
-	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: []string{"step", "epoch", "sample", "x", "y", "w.x", "y(w.x)", "met", "new w"}}
+	switch c.Pocket {
+	case trace.PocketRun:
+		r.Condition("pocket", "Gallant's pocket: the weights of the longest run of samples met so far (it starts with the initial weights)")
+	case trace.PocketRatchet:
+		r.Condition("pocket", "Gallant's pocket with the ratchet: the weights of the longest run of samples met so far, when they meet more samples than the pocket's (it starts with the initial weights)")
+	}
+	tab := &report.Table{Name: "trace", Title: "Presentations", Columns: slices.Clone(trace.Columns)}
+	rows := trace.NewRows(d)
 	for i, s := range t.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		tab.Rows = append(tab.Rows, []string{fmt.Sprint(s.N), fmt.Sprint(s.Epoch), d.Points[s.Sample].Where, s.X.String(), signed(s.Y),
-			exact.Format(s.Score), exact.Format(s.Signed), yes(s.Met), s.W.String()})
+		tab.Rows = append(tab.Rows, rows.Row(s))
 		if c.Rule == trace.Batch && (i+1 == len(t.Steps) || t.Steps[i+1].Epoch != s.Epoch) {
-			e := t.Epochs[s.Epoch-1]
-			tab.Rows = append(tab.Rows, []string{"", fmt.Sprint(e.Epoch), "epoch's end", "adds " + e.Sum.String(), "", "", "", "", e.W.String()})
+			tab.Rows = append(tab.Rows, trace.BatchRow(t.Epochs[s.Epoch-1]))
 		}
 	}
 	if c.Rule == trace.Batch {
 		tab.Note = "The batch rule changes w only at an epoch's end, by eta times the sum of y x over the samples not met (the line \"epoch's end\")."
 	}
 	r.Tables = append(r.Tables, tab)
-	ep := &report.Table{Name: "epochs", Title: "Epochs", Columns: []string{"epoch", "samples not met", "w at its end"}}
+	ep := &report.Table{Name: "epochs", Title: "Epochs", Columns: slices.Clone(trace.EpochColumns)}
 	for _, e := range t.Epochs {
-		ep.AddRow(e.Epoch, e.Mistakes, e.W.String())
+		ep.Rows = append(ep.Rows, trace.EpochRow(e))
 	}
 	r.Tables = append(r.Tables, ep)
 	r.Notes = append(r.Notes, traceOutcome(t))
+	if t.Pocket != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("The pocket holds w = %s, which does not meet %s.", t.Pocket, english.Count(t.PocketMisses, "sample")))
+	}
 	if fig := updatesFigure(t); fig != nil {
 		r.Figures = append(r.Figures, fig)
 	}

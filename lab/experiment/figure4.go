@@ -96,8 +96,9 @@ var figure4R = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
 // R, the proportion of the retina lit (0 to 0.5, the figure's axis), in its three panels, on
 // random retinal patterns, against the theory: Rosenblatt's binomial formula and the exact
 // finite-retina one. A second figure gives the cross-section at one R (the parameter lit)
-// against the threshold. It also measures the Mark I's own (7, 4, 2) A-units on real
-// cards, against the theory at each card's lit fraction.
+// against the threshold. It also measures the emulated Mark I's A-units on real cards, whose
+// (7, 4, 2) is assumed (the record gives no fan-in), against the theory at each card's lit
+// fraction.
 func Figure4(ctx context.Context, c lab.Config) (*report.Report, error) {
 	s := newSettings(c)
 	return timed(func() (*report.Report, error) { return figure4(ctx, s, c.Float("lit")) })

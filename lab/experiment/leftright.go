@@ -84,7 +84,7 @@ func leftRight(ctx context.Context, s settings) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &report.Report{Name: "leftright", Title: "Cards marked left or right (the IBM 704 simulation, July 1958)"}
+	r := &report.Report{Name: "leftright", Title: "Cards marked left or right (IBM 704 simulation, July 1958)"}
 	r.Summary = "A square on the left or the right half of a card. In July 1958 the Navy showed a perceptron simulated on an IBM 704 learning this; the Mark I itself was built and shown in 1960. The emulator shows a Mark I one new card at a time (a trial), correcting it when it errs, and after every trial tests a copy of it on 100 other cards."
 	r.Condition("machine", lab.DescribeMachine(machine.Default())+"; and the same machine ideal, as a simulation on a digital computer is (the 704's simulated machine had its own size, which is not known)")
 	r.Condition("cards", fmt.Sprintf("gen:leftright: a solid square, side 13 to 21 px, anywhere in its half; %d training cards, each shown once, and %d test cards (seed SEED+1000)", trials, nTest))

@@ -7,6 +7,8 @@
 //   - the pocket algorithm with ratchet, which keeps the best weights seen;
 //   - least-squares classification through the pseudo-inverse;
 //   - Fisher's linear discriminant for two classes;
+//   - logistic regression (the probabilistic counterpart of least squares: g(x) as log-odds,
+//     P(+1 | x) = Sigmoid(g(x))), by Newton's method, with an optional penalty on the weights;
 //   - many classes by one-vs-rest, one-vs-one voting, or K discriminants with argmax;
 //   - the quantities of the perceptron convergence theorem (Novikoff 1962): the radius R of
 //     the samples, the margin gamma of a separating solution, and the bound R^2/gamma^2 on the
@@ -15,10 +17,10 @@
 // # Conventions
 //
 // A sample x has d features; its augmented form is (x, 1), and a two-class discriminant is
-// g(x) = w.x + w0, held as a Linear whose weights W = (w, w0) put the bias last, as the Mark I
-// puts its bias pot after the A-units' pots. A two-class problem labels its samples y = +1 or
-// -1; g(x) > 0 answers +1, anything else -1 (the Mark I's R-unit is on when its sum is
-// positive). A sample counts as misclassified by the perceptron rules when y g(x) <= b (b = 0
+// g(x) = w.x + w0, held as a Linear whose weights W = (w, w0) put the bias last, as mark1's
+// racks put their bias pot after the A-units' pots. A two-class problem labels its samples
+// y = +1 or -1; g(x) > 0 answers +1, anything else -1 (the Mark I's R-unit is on when its sum
+// is positive). A sample counts as misclassified by the perceptron rules when y g(x) <= b (b = 0
 // for the plain perceptron), so every sample is corrected at zero weights.
 //
 // Data with K classes numbers them 0..K-1. With two classes every strategy trains a single

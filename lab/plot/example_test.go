@@ -7,7 +7,8 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/plot"
 )
 
-// A learning curve: the figure is its data, written here as CSV (WritePNG draws it).
+// A learning curve: the figure is its data, written here as CSV (lab/plot/draw.WritePNG draws
+// it).
 func ExampleFigure_WriteCSV() {
 	f := &plot.Figure{Name: "curve", Title: "Training error", XLabel: "epoch", YLabel: "error",
 		Series: []plot.Series{{Name: "perceptron", X: []float64{1, 2, 3}, Y: []float64{0.4, 0.1, 0}}}}

@@ -3,18 +3,11 @@ package plot
 import (
 	"bytes"
 	"encoding/csv"
-	"flag"
-	"fmt"
-	"image/color"
-	"image/png"
+	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var keep = flag.String("keep", "", "write the test figures' PNGs into this folder, to look at them")
 
 func sampleFigures() []*Figure {
 	var xs, ys, ys2 []float64
@@ -52,28 +45,6 @@ func sampleFigures() []*Figure {
 	}
 }
 
-// TestWritePNG draws every kind of figure: each is a PNG of the expected size.
-func TestWritePNG(t *testing.T) {
-	for _, f := range sampleFigures() {
-		var buf bytes.Buffer
-		if err := f.WritePNG(&buf); err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		img, err := png.Decode(bytes.NewReader(buf.Bytes()))
-		if err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
-			t.Fatalf("%s: %v, too small", f.Name, b)
-		}
-		if *keep != "" {
-			if err := os.WriteFile(filepath.Join(*keep, f.Name+".png"), buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
 func TestWriteCSV(t *testing.T) {
 	figs := sampleFigures()
 	want := map[string][]string{
@@ -99,69 +70,37 @@ func TestWriteCSV(t *testing.T) {
 	}
 }
 
-func TestBoundarySegment(t *testing.T) {
+// TestFigureJSON: a figure marshals with the names the browser lab reads, every list present,
+// and numbers that are not finite as null (JSON has no NaN).
+func TestFigureJSON(t *testing.T) {
 	tests := []struct {
-		w    [3]float64
-		ok   bool
-		x, y [2]float64
+		name string
+		fig  *Figure
+		want []string
 	}{
-		{[3]float64{1, 1, -1}, true, [2]float64{0, 2}, [2]float64{1, -1}}, // y = 1 - x over x in [0, 2]
-		{[3]float64{1, 0, -1}, true, [2]float64{1, 1}, [2]float64{0, 2}},  // x = 1
-		{[3]float64{0, 1, -5}, false, [2]float64{}, [2]float64{}},         // y = 5, above the box
-		{[3]float64{0, 0, 1}, false, [2]float64{}, [2]float64{}},          // no line
+		{"series", &Figure{Name: "c", Title: "T", XLabel: "epoch", Series: []Series{{Name: "a", X: []float64{1, math.NaN()}, Y: []float64{math.Inf(1), 0.5}, Points: true, Style: 2}}},
+			[]string{`"name":"c"`, `"xlabel":"epoch"`, `"series":[{"name":"a","points":true,"dashed":false,"style":2,"reference":false,"arrow":false,"x":[1,null],"y":[null,0.5]}]`,
+				`"boundaries":[]`, `"regions":null`, `"grids":[]`, `"bars":[]`}},
+		{"grid", &Figure{Grids: []Grid{{Title: "g", Rows: 1, Cols: 2, Values: []float64{math.NaN(), -1}}}}, []string{`"grids":[{"title":"g","rows":1,"cols":2,"values":[null,-1]}]`}},
+		{"boundary", &Figure{Boundaries: []Boundary{{Name: "b", W: [3]float64{1, math.NaN(), 3}, Solid: true}}}, []string{`"boundaries":[{"name":"b","style":0,"solid":true,"w":[1,null,3]}]`}},
+		{"bars", &Figure{Bars: []Bar{{"x", math.NaN()}, {"y", 2}}}, []string{`"bars":[{"label":"x","value":null},{"label":"y","value":2}]`}},
+		{"regions", &Figure{Regions: &Regions{Cols: 1, Rows: 1, XMax: 1, YMax: 1, Class: []int{0}}}, []string{`"regions":{"cols":1,"rows":1,"xmin":0,"xmax":1,"ymin":0,"ymax":1,"class":[0],"grey":0,"names":null}`}},
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.w), func(t *testing.T) {
-			seg, ok := boundarySegment(tt.w, 0, 2, 0, 2)
-			if ok != tt.ok {
-				t.Errorf("%v: ok %v", tt.w, ok)
-				return
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.fig)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if ok && (seg[0].X != tt.x[0] || seg[1].X != tt.x[1] || seg[0].Y != tt.y[0] || seg[1].Y != tt.y[1]) {
-				t.Errorf("%v: segment %v", tt.w, seg)
+			for _, w := range tt.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("JSON lacks %s:\n%s", w, b)
+				}
+			}
+			var back map[string]any
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Errorf("not JSON: %v", err)
 			}
 		})
-	}
-}
-
-// TestEqualAxes: an Equal figure spans as much across as down (so that a right angle is drawn
-// as one); without Equal the spans follow the data.
-func TestEqualAxes(t *testing.T) {
-	f := &Figure{Series: []Series{{X: []float64{0, 4}, Y: []float64{0, 1}, Points: true}}, Equal: true}
-	p, _, err := f.linePlot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if dx, dy := p.X.Max-p.X.Min, p.Y.Max-p.Y.Min; math.Abs(dx-dy) > 1e-12 || dx < 4 || p.Y.Min > 0 || p.Y.Max < 1 {
-		t.Errorf("spans %v x %v (%v..%v, %v..%v)", dx, dy, p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
-	}
-	f.Equal = false
-	if p, _, err = f.linePlot(); err != nil {
-		t.Fatal(err)
-	}
-	if p.X.Max-p.X.Min == p.Y.Max-p.Y.Min {
-		t.Errorf("unequal data drawn with equal spans without Equal")
-	}
-}
-
-// TestRegionGreys: values from Grey up are greys, darker one by one; names go in the legend.
-func TestRegionGreys(t *testing.T) {
-	r := &Regions{Cols: 4, Rows: 1, XMax: 1, YMax: 1, Class: []int{0, 1, 2, 3}, Grey: 2, Names: []string{"a", "b", "ambiguous", "none"}}
-	pal := regionPalette(r, 4)
-	g2, ok2 := pal[2].(color.Gray)
-	g3, ok3 := pal[3].(color.Gray)
-	if _, grey := pal[1].(color.Gray); grey || !ok2 || !ok3 || g3.Y >= g2.Y {
-		t.Errorf("palette %v", pal)
-	}
-	_, legend, err := (&Figure{Regions: r}).linePlot()
-	if err != nil || len(legend) != 4 || legend[2].name != "ambiguous" {
-		t.Errorf("legend %v, %v", legend, err)
-	}
-}
-
-func TestBadGrid(t *testing.T) {
-	f := &Figure{Grids: []Grid{{Title: "bad", Rows: 2, Cols: 2, Values: []float64{1}}}}
-	if err := f.WritePNG(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "bad") {
-		t.Fatalf("error %v", err)
 	}
 }

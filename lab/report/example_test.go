@@ -6,8 +6,8 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/report"
 )
 
-// A report with the record beside the measured figure, as text. WriteDir writes the same
-// report as a folder: index.html, report.json, CSV tables and PNG figures.
+// A report with the record beside the measured figure, as text. Package lab/report/folder
+// writes the same report as a folder: index.html, report.json, CSV tables and PNG figures.
 func ExampleReport_WriteText() {
 	r := &report.Report{Name: "ef", Title: "E against F"}
 	r.Condition("machine", "1,000 A-units")

@@ -7,7 +7,9 @@
 //
 // The rules are the fixed-increment rule (a mistake moves w by eta y x), the same with a margin
 // b (a sample is met only when y w.x > b) and the batch rule (the mistakes of an epoch are
-// summed and added at its end). Textbooks differ on a score of exactly 0: the perceptron
+// summed and added at its end), each with a variable increment eta(k) if asked (Schedule:
+// eta/k, eta/sqrt(k)), and the online ones with Gallant's pocket (Pocket). A Stepper runs a
+// rule one presentation at a time; Row, BatchRow and EpochRow write the trace as a table. Textbooks differ on a score of exactly 0: the perceptron
 // criterion counts y w.x <= 0 as a mistake whatever the label (Duda, Hart and Stork; Bishop;
 // the Mark I), while a threshold unit that fires at w.x >= 0 answers +1 there (and one that
 // fires at w.x > 0 answers -1); Config.Zero says which.

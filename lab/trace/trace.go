@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 
 	"github.com/mark1-perceptron/mark1/lab/exact"
 )
@@ -117,10 +119,80 @@ func ParseZero(s string) (Zero, error) {
 	return 0, fmt.Errorf("unknown answer at zero %q (want wrong, +1 or -1)", s)
 }
 
+// Schedule is how the increment changes from update to update: eta(k) for the k-th update
+// (Duda, Hart and Stork's variable increment).
+type Schedule int
+
+const (
+	// Constant is eta(k) = eta: the fixed increment.
+	Constant Schedule = iota
+	// InverseK is eta(k) = eta / k.
+	InverseK
+	// InverseSqrtK is eta(k) = eta / sqrt(k). sqrt(k) is irrational unless k is a square: the
+	// trace then takes eta / sqrt(k) rounded to 6 significant digits, so that every number
+	// stays exact (see Config.Rate).
+	InverseSqrtK
+)
+
+var scheduleNames = [...]string{Constant: "const", InverseK: "1/k", InverseSqrtK: "1/sqrt(k)"}
+
+// String returns the schedule's name: const, 1/k or 1/sqrt(k).
+func (s Schedule) String() string {
+	if s >= 0 && int(s) < len(scheduleNames) {
+		return scheduleNames[s]
+	}
+	return fmt.Sprintf("Schedule(%d)", int(s))
+}
+
+// ParseSchedule reads const, 1/k or 1/sqrt(k).
+func ParseSchedule(s string) (Schedule, error) {
+	for i, n := range scheduleNames {
+		if n == s {
+			return Schedule(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown schedule %q (want const, 1/k or 1/sqrt(k))", s)
+}
+
+// Pocket says whether the rule keeps Gallant's pocket: the best weights seen so far, which it
+// answers with when the samples cannot be separated.
+type Pocket int
+
+const (
+	// NoPocket keeps no pocket.
+	NoPocket Pocket = iota
+	// PocketRun puts the current weights in the pocket when their run of consecutive samples
+	// met is longer than the pocket weights' run was (Gallant 1990, without the ratchet).
+	PocketRun
+	// PocketRatchet does so only when they also meet more of the samples than the pocket
+	// weights do (the ratchet), so that the pocket never gets worse on the training samples.
+	PocketRatchet
+)
+
+var pocketNames = [...]string{NoPocket: "none", PocketRun: "run", PocketRatchet: "ratchet"}
+
+// String returns the pocket's name: none, run or ratchet.
+func (p Pocket) String() string {
+	if p >= 0 && int(p) < len(pocketNames) {
+		return pocketNames[p]
+	}
+	return fmt.Sprintf("Pocket(%d)", int(p))
+}
+
+// ParsePocket reads none, run or ratchet.
+func ParsePocket(s string) (Pocket, error) {
+	for i, n := range pocketNames {
+		if n == s {
+			return Pocket(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown pocket %q (want none, run or ratchet)", s)
+}
+
 // Config is a trace's settings.
 type Config struct {
 	Rule Rule
-	// Eta is the increment (nil: 1).
+	// Eta is the increment (nil: 1); with a Schedule, eta(1).
 	Eta *big.Rat
 	// B is the margin of the Margin rule (nil: 0).
 	B    *big.Rat
@@ -130,8 +202,13 @@ type Config struct {
 	Init exact.Vec
 	// Epochs is the most epochs run (0: DefaultEpochs). A trace stops after an epoch in which every
 	// sample is met, or when the weights at the end of an epoch repeat an earlier epoch's
-	// (the rule then cycles for ever).
+	// (the rule then cycles for ever; with a Schedule other than Constant the increments do
+	// not repeat, and the trace runs on).
 	Epochs int
+	// Schedule is eta(k) (the zero value: the fixed increment).
+	Schedule Schedule
+	// Pocket keeps Gallant's pocket, for the online rules (Fixed, Margin).
+	Pocket Pocket
 }
 
 // MaxPresentations caps a trace's length (epochs times samples).
@@ -149,6 +226,11 @@ type Step struct {
 	Met    bool      // the sample counts as classified right (with the margin)
 	W      exact.Vec // the weights after the presentation (the batch rule: unchanged)
 	Before exact.Vec // the weights before it
+	// Eta is the increment of the update this presentation made (nil when it made none; the
+	// batch rule updates at the epoch's end).
+	Eta *big.Rat
+	// Pocketed says that the weights after it went into the pocket (Config.Pocket).
+	Pocketed bool
 }
 
 // EpochEnd sums up an epoch.
@@ -170,6 +252,10 @@ type Trace struct {
 	// Repeats is, when the rule cycles, the epoch whose end weights the last epoch's repeat
 	// (0 for the start); -1 otherwise.
 	Repeats int
+	// Pocket is the pocket's weights at the end (Config.Pocket; nil without a pocket) and
+	// PocketMisses the samples they do not meet.
+	Pocket       exact.Vec
+	PocketMisses int
 }
 
 // Final returns the weights at the end of the trace.
@@ -226,6 +312,12 @@ func (c Config) Validate(d *Data) error {
 		return errors.New("unknown bias place")
 	case c.Zero < Wrong || c.Zero > Minus:
 		return errors.New("unknown answer at zero")
+	case c.Schedule < Constant || c.Schedule > InverseSqrtK:
+		return errors.New("unknown schedule")
+	case c.Pocket < NoPocket || c.Pocket > PocketRatchet:
+		return errors.New("unknown pocket")
+	case c.Pocket != NoPocket && c.Rule == Batch:
+		return errors.New("the pocket goes with the online rules (fixed, margin), not batch")
 	case c.Eta != nil && c.Eta.Sign() <= 0:
 		return fmt.Errorf("eta %s: want eta > 0", exact.Format(c.Eta))
 	case c.B != nil && c.B.Sign() < 0:
@@ -266,6 +358,9 @@ func (c Config) epochs() int {
 	return c.Epochs
 }
 
+// MaxEpochs returns the most epochs the trace runs (Epochs, or DefaultEpochs for 0).
+func (c Config) MaxEpochs() int { return c.epochs() }
+
 func (c Config) eta() *big.Rat {
 	if c.Eta == nil {
 		return exact.Int(1)
@@ -273,65 +368,46 @@ func (c Config) eta() *big.Rat {
 	return c.Eta
 }
 
+// Rate returns eta(k), the increment of the k-th update (k from 1), exactly: eta, eta/k, or
+// eta/sqrt(k), this one rounded to 6 significant digits when k is not a square.
+func (c Config) Rate(k int) *big.Rat {
+	eta := c.eta()
+	switch c.Schedule {
+	case InverseK:
+		return new(big.Rat).Quo(eta, exact.Int(int64(k)))
+	case InverseSqrtK:
+		root := new(big.Int).Sqrt(big.NewInt(int64(k)))
+		if new(big.Int).Mul(root, root).Cmp(big.NewInt(int64(k))) == 0 {
+			return new(big.Rat).Quo(eta, new(big.Rat).SetInt(root))
+		}
+		v := exact.Float(eta) / math.Sqrt(float64(k))
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(v, 'g', 6, 64))
+		return r
+	}
+	return new(big.Rat).Set(eta)
+}
+
 // Run runs the rule on the data in its order, from c.Init. It stops with ctx's error when ctx
 // ends.
 func Run(ctx context.Context, d *Data, c Config) (*Trace, error) {
-	if err := c.Validate(d); err != nil {
+	s, err := NewStepper(d, c)
+	if err != nil {
 		return nil, err
 	}
-	xs := make([]exact.Vec, len(d.Points))
-	for i, p := range d.Points {
-		xs[i] = c.Bias.Augment(p.X)
+	t := &Trace{Config: c, Data: d, Start: s.Start(), Repeats: -1}
+	for !s.Done() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		st, end := s.Next()
+		t.Steps = append(t.Steps, st)
+		if end != nil {
+			t.Epochs = append(t.Epochs, *end)
+		}
 	}
-	w := exact.Zeros(len(xs[0]))
-	if c.Init != nil {
-		w = c.Init.Clone()
-	}
-	t := &Trace{Config: c, Data: d, Start: w.Clone(), Repeats: -1}
-	seen := map[string]int{w.String(): 0}
-	eta := c.eta()
-	n := 0
-	for epoch := 1; epoch <= c.epochs(); epoch++ {
-		end := EpochEnd{Epoch: epoch}
-		if c.Rule == Batch {
-			end.Sum = exact.Zeros(len(w))
-		}
-		for i, x := range xs {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			n++
-			y := d.Points[i].Y
-			s := w.Dot(x)
-			st := Step{N: n, Epoch: epoch, Sample: i, X: x, Y: y, Score: s,
-				Signed: new(big.Rat).Mul(exact.Int(int64(y)), s), Met: c.Met(y, s), Before: w.Clone()}
-			if !st.Met {
-				end.Mistakes++
-				step := new(big.Rat).Mul(eta, exact.Int(int64(y)))
-				if c.Rule == Batch {
-					end.Sum.AddScaled(step, x)
-				} else {
-					w.AddScaled(step, x)
-				}
-			}
-			st.W = w.Clone()
-			t.Steps = append(t.Steps, st)
-		}
-		if c.Rule == Batch && end.Mistakes > 0 {
-			w.AddScaled(exact.Int(1), end.Sum)
-		}
-		end.W = w.Clone()
-		t.Epochs = append(t.Epochs, end)
-		if end.Mistakes == 0 {
-			t.Converged = true
-			break
-		}
-		key := w.String()
-		if e, ok := seen[key]; ok {
-			t.Repeats = e
-			break
-		}
-		seen[key] = epoch
+	t.Converged, t.Repeats = s.Converged(), s.Repeats()
+	if c.Pocket != NoPocket {
+		t.Pocket, t.PocketMisses = s.Pocket()
 	}
 	return t, nil
 }

@@ -325,6 +325,9 @@ func TestRefusals(t *testing.T) {
 		{Config{Rule: Margin, Zero: Plus}, "no answer at zero"},
 		{Config{B: exact.Int(1)}, "a margin b > 0 goes with the margin rule"},
 		{Config{Epochs: 150000}, "150000 epochs of 2 points: at most 200000 presentations"},
+		{Config{Rule: Batch, Pocket: PocketRun}, "the pocket goes with the online rules"},
+		{Config{Schedule: 7}, "unknown schedule"},
+		{Config{Pocket: 7}, "unknown pocket"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			if _, err := Run(context.Background(), d, c.c); err == nil || !strings.Contains(err.Error(), c.want) {

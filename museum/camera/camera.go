@@ -46,6 +46,12 @@ type Source interface {
 	Name() string
 }
 
+// contextReader is a Source whose wait for a picture ends with a context (File): a Feed reads
+// it so, and its end ends the wait.
+type contextReader interface {
+	ReadContext(ctx context.Context, dst *Frame) error
+}
+
 // The errors a Source returns for the states the screen explains (wrapped, with details).
 var (
 	ErrMissing   = errors.New("camera: no such camera")
@@ -249,7 +255,12 @@ func (f *Feed) Run(ctx context.Context) {
 			}
 			opened = true
 		}
-		err := f.src.Read(&f.frame)
+		var err error
+		if cr, ok := f.src.(contextReader); ok {
+			err = cr.ReadContext(ctx, &f.frame)
+		} else {
+			err = f.src.Read(&f.frame)
+		}
 		if errors.Is(err, ErrNoFrame) {
 			continue
 		}

@@ -69,10 +69,39 @@ func (l Lang) Next() Lang { return (l.valid() + 1) % NumLangs }
 
 var matcher = language.NewMatcher([]language.Tag{language.English, language.German, language.French, language.Spanish})
 
+// MaxTag is the longest language tag read, in bytes: BCP 47's practical limit (RFC 5646,
+// 4.4.1: 35 characters hold a language with its extended subtag, a script, a region and a
+// variant). The tags the exhibit speaks are far shorter ("es-419"); a longer one is refused
+// before it is parsed, so a tag of a million characters costs no more than a short one
+// (x/text's parser takes time quadratic in some long tags: seconds for a million).
+const MaxTag = 35
+
 // Parse returns the language the exhibit speaks for a BCP 47 code ("de", "de-CH", "fr-CA",
 // "es-419", "en-GB"): the language of the code when the catalogue has it, and false
-// otherwise (with English).
+// otherwise (with English). A code longer than MaxTag is false at once.
 func Parse(code string) (Lang, bool) {
+	if len(code) > MaxTag {
+		return English, false
+	}
+	return match(code)
+}
+
+// ParseTag is Parse with the reason a code is refused, in one line for the caller to put after
+// the field's name: too long, or not a language the exhibit speaks. Its time and memory do
+// not grow with the code's length.
+func ParseTag(code string) (Lang, error) {
+	if len(code) > MaxTag {
+		return English, fmt.Errorf("%d bytes long: a language tag has at most %d characters (BCP 47's practical limit): en, de, fr or es", len(code), MaxTag)
+	}
+	l, ok := match(code)
+	if !ok {
+		return English, fmt.Errorf("%q is not a language the exhibit speaks: en, de, fr or es", code)
+	}
+	return l, nil
+}
+
+// match parses a tag of at most MaxTag bytes and matches it with the catalogue's languages.
+func match(code string) (Lang, bool) {
 	t, err := language.Parse(code)
 	if err != nil {
 		return English, false
