@@ -12,7 +12,8 @@ import (
 )
 
 // LoopDrive sends one correction to a loop rig (POST /v1/loop/drive) and returns the bridge's
-// answer, given once the pots have settled. Unlike RemoteRack.Drive it keeps no targets,
+// answer, given once the pots have settled: ctx bounds the wait (the Client's Timeout does
+// not, as a settling can take longer). Unlike RemoteRack.Drive it keeps no targets,
 // checks no read-back and ends nothing (Client.Err is not set): the caller decides what a
 // refusal or a bridge gone means (the museum's rig link hands the learning back to its
 // emulated racks, and comes back to the rig when it answers again).
@@ -21,7 +22,8 @@ func (c *Client) LoopDrive(ctx context.Context, req DriveRequest) (DriveReply, e
 		req.Active = []uint16{} // "active": [], not null
 	}
 	var rep DriveReply
-	err := c.do(ctx, http.MethodPost, "/v1/loop/drive", req, func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
+	// A drive waits for the pots to settle: ctx bounds it (at most MaxReplyWait).
+	err := c.do(ctx, MaxReplyWait, http.MethodPost, "/v1/loop/drive", req, func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
 	return rep, err
 }
 
@@ -30,7 +32,7 @@ func (c *Client) LoopDrive(ctx context.Context, req DriveRequest) (DriveReply, e
 // reads 0 and the reply's Error says so. Like LoopDrive, it ends nothing.
 func (c *Client) LoopReadings(ctx context.Context, r, n int) (Readings, error) {
 	var rep Readings
-	err := c.do(ctx, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(r), nil, func(b []byte) (err error) {
+	err := c.do(ctx, 0, http.MethodGet, "/v1/loop/readings?r="+strconv.Itoa(r), nil, func(b []byte) (err error) {
 		rep, err = decodeReadings(b, r, n)
 		return err
 	})
