@@ -13,7 +13,8 @@
 #   race         gcc, libc6-dev
 #   arm64        qemu-user-static
 #   museum-test  museum-deps, xvfb, xauth, chromium, xdotool, ffmpeg, qemu-user-static
-#   lab-test     chromium
+#   lab-test,    chromium
+#   lab-timing
 #   rig          chromium
 #   web-size     chromium
 #   dist         lintian, zip; the arm64 and armhf cross C compilers and X, GL and ALSA headers
@@ -43,7 +44,7 @@ TALLY       = $(GO) run ./internal/tools/testtally
 export MARK1_TALLY ?= $(CURDIR)/.tally
 
 .PHONY: all help demo test vet fmt-check tidy-check lint staticcheck fma-check imports race purego arm64 bench fuzz build \
-	clean museum-deps museum-test lab-test web web-size rig dist dist-test docs-test figures
+	clean museum-deps museum-test lab-test lab-timing web web-size rig dist dist-test docs-test figures
 
 ## build: every package and command compiled (installs museum-deps).
 all: build
@@ -100,6 +101,12 @@ museum-test:
 ## (scripts/lab-page-test.sh; installs chromium).
 lab-test:
 	@bash scripts/lab-page-test.sh
+
+## lab-timing: the browser lab's step and epoch on 1,000 points in headless Chromium, timed
+## (web/lab TestStepTiming: the lab's call and the page's drawing; installs chromium).
+lab-timing:
+	@bash scripts/need.sh chromium
+	MARK1_BROWSER_TEST=1 MARK1_LAB_TIMING=1 $(GO) test -count=1 -v -run '^TestStepTiming$$' ./web/lab/ | grep -E 'lab-timing|FAIL|^ok'
 
 ## rig: hwbridge cross-compiled for the Pi, the rig run end to end on simulated chips, and a web
 ## page in headless Chromium that must not move a pot (installs chromium).

@@ -1,9 +1,12 @@
 // Command mark1-lab is the browser lab's WebAssembly program: built for js/wasm (make web
 // builds it into web/dist/lab/), it binds package lab/playground to JavaScript as the global
-// object mark1lab, then resolves the page's promise (it calls globalThis.mark1labResolve) and
-// waits for calls. Every function of mark1lab takes plain JavaScript values (strings, numbers,
-// objects, arrays) and returns what the Go side marshals as JSON, parsed; a refusal or a Go
-// panic in a call is thrown as an Error with a one-line message (a panic's names the call).
+// object mark1labRaw, then resolves the page's promise (it calls globalThis.mark1labResolve)
+// and waits for calls. The page's web/lab/api.js (wrapLab) makes of it the object mark1lab,
+// whose every function takes plain JavaScript values (strings, numbers, objects, arrays) and
+// returns what the Go side marshals as JSON, parsed; a refusal or a Go panic in a call is
+// thrown as an Error with a one-line message (a panic's names the call). The wrapping is the
+// page's, in a file, because a function made from text (Function, eval) is what mark1 web's
+// Content-Security-Policy forbids.
 //
 // The functions (see lab/playground for the JSON of each):
 //

@@ -13,15 +13,6 @@ import (
 	"github.com/mark1-perceptron/mark1/lab/playground"
 )
 
-// wrapper turns a Go function returning [error or null, JSON text or undefined] into the
-// JavaScript function the page calls: its object arguments go to Go as JSON text, an error is
-// thrown, the JSON is parsed.
-const wrapper = `return function(...args) {
-	const r = f(...args.map(a => (a !== null && typeof a === "object") ? JSON.stringify(a) : a));
-	if (r[0] !== null) { throw new Error(r[0]); }
-	return r[1] === undefined ? undefined : JSON.parse(r[1]);
-};`
-
 // call is one function of mark1lab: it reads its arguments and returns a value to marshal
 // (rawJSON: JSON already written).
 type call func(a args) (any, error)
@@ -29,8 +20,9 @@ type call func(a args) (any, error)
 // rawJSON is a call's result written as JSON already (a session's state).
 type rawJSON []byte
 
-// bind returns the JavaScript function of call, which recovers a panic into a thrown Error
-// naming the call.
+// bind returns the JavaScript function of call, which returns [an error's text or null, the
+// JSON of its result or undefined], a panic recovered into an error naming the call (the
+// page's web/lab/api.js makes the API of these: errors thrown, JSON parsed).
 func bind(name string, c call) js.Value {
 	goFunc := js.FuncOf(func(this js.Value, in []js.Value) (out any) {
 		defer func() {
@@ -54,7 +46,7 @@ func bind(name string, c call) js.Value {
 		}
 		return []any{nil, string(b)}
 	})
-	return js.Global().Get("Function").New("f", wrapper).Invoke(goFunc)
+	return goFunc.Value
 }
 
 // oneLine keeps a message to its first line.
@@ -127,7 +119,7 @@ func main() {
 	for name, c := range extraCalls {
 		lab.Set(name, bind(name, c))
 	}
-	js.Global().Set("mark1lab", lab)
+	js.Global().Set("mark1labRaw", lab)
 	if resolve := js.Global().Get("mark1labResolve"); resolve.Type() == js.TypeFunction {
 		resolve.Invoke()
 	}

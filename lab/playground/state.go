@@ -274,7 +274,7 @@ func (s *Session) pointStates(w []float64) []PointState {
 		if norm > 0 {
 			ps.Dist = g / norm
 		}
-		if math.Abs(g) <= 1e-9*wn*s.smp.scale[i] || margin && math.Abs(float64(p.y)*g-b) <= 1e-9*(wn*s.smp.scale[i]+b) {
+		if math.Abs(g) <= 1e-9*wn*s.smp.scale[i] || margin && math.Abs(float64(float64(p.y)*g)-b) <= 1e-9*(float64(wn*s.smp.scale[i])+b) {
 			sc := s.w.Dot(s.smp.xs[i])
 			ps.Met = s.set.tc.Met(p.y, sc)
 			ps.Answer = answer(sc.Sign(), s.set.tc.Zero)
@@ -417,7 +417,7 @@ func (s *Session) weightSpace(w0, w1, w2 float64) *WeightSpace {
 	}
 	for i, p := range s.set.points {
 		y := float64(p.y)
-		ws.HalfPlanes = append(ws.HalfPlanes, HalfPlane{A: y * s.static[i].X[0], B: y * s.static[i].X[1], C: y*w0 - m})
+		ws.HalfPlanes = append(ws.HalfPlanes, HalfPlane{A: y * s.static[i].X[0], B: y * s.static[i].X[1], C: float64(y*w0) - m})
 	}
 	if ws.Path == nil {
 		ws.Path = [][2]float64{}

@@ -14,6 +14,7 @@ import { Retina } from "./retina.js";
 import { Demos, planeDemos } from "./demos.js";
 import { setScale } from "./charts.js";
 import { copy } from "./util.js";
+import { wrapLab } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const t = i18n.t;
@@ -63,7 +64,8 @@ async function loadLab(say) {
   const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
   const ended = go.run(instance).then(() => { throw new Error(t("loadEnded")); });
   await Promise.race([ready, ended]);
-  if (!globalThis.mark1lab) throw new Error(t("loadNoAPI"));
+  if (!globalThis.mark1labRaw) throw new Error(t("loadNoAPI"));
+  globalThis.mark1lab = wrapLab(globalThis.mark1labRaw);
   return globalThis.mark1lab;
 }
 

@@ -8,11 +8,15 @@ const out = (what, v) => console.log(JSON.stringify({ what, v }));
 const attempt = (what, f) => {
   try { out(what, { ok: f() }); } catch (e) { out(what, { threw: String(e && e.message), isError: e instanceof Error }); }
 };
-WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then(r => {
+let wrapLab;
+import(require("url").pathToFileURL(process.env.LAB_API).href).then(m => {
+  wrapLab = m.wrapLab; // the page's own web/lab/api.js
+  return WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject);
+}).then(r => {
   go.run(r.instance);
   return globalThis.mark1labReady;
 }).then(() => {
-  const L = globalThis.mark1lab;
+  const L = wrapLab(globalThis.mark1labRaw);
   attempt("demos", () => L.demos().map(d => d.name));
   attempt("run", () => L.run("trace", "bias=first&init=-5,0,1&point=5,7,+1&point=2,6,-1"));
   attempt("refused", () => L.run("trace", "colour=red"));
