@@ -382,7 +382,7 @@ type RemoteRack struct {
 
 // Racks returns the loop rig's racks, one per R-unit of its machine.
 func (c *Client) Racks(info Info) ([]*RemoteRack, error) {
-	if err := info.check(); err != nil {
+	if err := info.Check(); err != nil {
 		return nil, err
 	}
 	if info.Mode != "loop" {

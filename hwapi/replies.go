@@ -38,11 +38,12 @@ func decodeInfo(data []byte) (Info, error) {
 	if err := unmarshalReply(data, "info", &i); err != nil {
 		return Info{}, err
 	}
-	return i, i.check()
+	return i, i.Check()
 }
 
-// check reports the first field of i a client cannot use.
-func (i Info) check() error {
+// Check reports the first field of i a client cannot use: a bridge's reply, or a description
+// kept from one (the museum's bridge.json), is checked before it builds anything.
+func (i Info) Check() error {
 	bad := func(format string, a ...any) error { return replyErr("info", format, a...) }
 	switch {
 	case i.Version != Version:

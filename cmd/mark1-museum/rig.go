@@ -51,7 +51,10 @@ func setupRig(ctx context.Context, log *slog.Logger, addr, tokenFile, stateDir s
 		log.Error(fmt.Sprintf("--bridge %s: %v: the exhibit runs without its rig", addr, err))
 		return out
 	}
-	saved, known := riglink.Load(stateDir, addr)
+	saved, known, err := riglink.Load(stateDir, addr)
+	if err != nil {
+		log.Warn(fmt.Sprintf("%v: the exhibit waits for the bridge as for one it has never seen", err))
+	}
 	wait := firstWait
 	if known {
 		wait = 0

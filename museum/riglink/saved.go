@@ -2,8 +2,10 @@ package riglink
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,21 +45,35 @@ func Save(dir, addr string, info hwapi.Info) error {
 }
 
 // Load returns the rig the bridge at addr last described, as Save kept it in dir; ok is false
-// when there is none (another bridge's is none).
-func Load(dir, addr string) (info hwapi.Info, ok bool) {
+// when there is none (another bridge's is none). A file that is there but cannot be used
+// (unreadable, not its JSON, or a description hwapi's Info.Check refuses) is an error, with
+// ok false: the museum says so and waits for the bridge as if it had never seen it.
+func Load(dir, addr string) (info hwapi.Info, ok bool, err error) {
 	if dir == "" {
-		return info, false
+		return info, false, nil
 	}
-	f, err := regfile.Open(filepath.Join(dir, SavedFile))
+	path := filepath.Join(dir, SavedFile)
+	f, err := regfile.OpenFor(path, "the bridge's saved rig")
+	if errors.Is(err, fs.ErrNotExist) {
+		return info, false, nil
+	}
 	if err != nil {
-		return info, false
+		return info, false, fmt.Errorf("riglink: %w", err)
 	}
 	defer f.Close()
 	var s saved
-	if err := json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&s); err != nil || s.Addr != addr || s.Info.Mode == "" {
-		return info, false
+	d := json.NewDecoder(io.LimitReader(f, 1<<20))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		return info, false, fmt.Errorf("riglink: %s: %w", path, err)
 	}
-	return s.Info, true
+	if s.Addr != addr {
+		return info, false, nil
+	}
+	if err := s.Info.Check(); err != nil {
+		return info, false, fmt.Errorf("riglink: %s: %w", path, err)
+	}
+	return s.Info, true, nil
 }
 
 // ReadToken reads a bridge's API token from a file (a copy of the bridge's own): one line, at
