@@ -202,12 +202,47 @@ func (l *Link) sound() bool {
 	return true
 }
 
+// loopDrive sends a drive and waits for its reply, up to driveTimeout: a drive answers once
+// the pots have settled, which on a rig of servos may take seconds, so its own deadline cannot
+// tell a slow rig from a bridge that will never answer. While it waits, the bridge is asked
+// for its Info (answered at once, whatever the rig does) every callTimeout; one not answered
+// within pingTimeout ends the drive with that error: a stopped bridge (kill -STOP, a hung Pi)
+// is known within callTimeout + pingTimeout, not driveTimeout.
+func (l *Link) loopDrive(ctx context.Context, req hwapi.DriveRequest) (hwapi.DriveReply, error) {
+	dctx, cancel := context.WithTimeout(ctx, driveTimeout)
+	defer cancel()
+	type result struct {
+		rep hwapi.DriveReply
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := l.c.LoopDrive(dctx, req)
+		done <- result{rep, err}
+	}()
+	ping := time.NewTicker(callTimeout)
+	defer ping.Stop()
+	for {
+		select {
+		case r := <-done:
+			return r.rep, r.err
+		case <-ping.C:
+			pctx, pcancel := context.WithTimeout(ctx, pingTimeout)
+			_, err := l.c.Info(pctx)
+			pcancel()
+			if err != nil {
+				cancel()
+				<-done
+				return hwapi.DriveReply{}, err
+			}
+		}
+	}
+}
+
 // applyOp sends one correction and waits for the pots to follow it; it reports whether they
 // did (else the learning went back to the emulated racks).
 func (l *Link) applyOp(ctx context.Context, rk *rack, op driveOp) bool {
-	cctx, cancel := context.WithTimeout(ctx, driveTimeout)
-	rep, err := l.c.LoopDrive(cctx, hwapi.DriveRequest{R: rk.r, Active: op.active, OnActive: op.onActive, OnInactive: op.onInactive})
-	cancel()
+	rep, err := l.loopDrive(ctx, hwapi.DriveRequest{R: rk.r, Active: op.active, OnActive: op.onActive, OnInactive: op.onInactive})
 	l.st.lastControl = time.Now()
 	if l.failed(err) {
 		return false
@@ -358,9 +393,7 @@ func (l *Link) driveTo(ctx context.Context, rk *rack, w []float64, st hwapi.Stat
 		t[i] = p.Target
 	}
 	drive := func(active []uint16, d float64) bool {
-		cctx, cancel := context.WithTimeout(ctx, driveTimeout)
-		rep, err := l.c.LoopDrive(cctx, hwapi.DriveRequest{R: rk.r, Active: active, OnActive: d})
-		cancel()
+		rep, err := l.loopDrive(ctx, hwapi.DriveRequest{R: rk.r, Active: active, OnActive: d})
 		l.st.lastControl = time.Now()
 		if l.failed(err) {
 			return false
