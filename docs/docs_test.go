@@ -248,10 +248,16 @@ func TestDocsRunAsPasted(t *testing.T) {
 	}
 }
 
+// makeWebRe finds the blocks that build the browser version (see sharedWeb).
+var makeWebRe = regexp.MustCompile(`\bmake web\b|scripts/web-build\.sh`)
+
 // runFile runs a file's blocks in order, in its own copy of the repository and its own home.
 func (r *runner) runFile(t *testing.T, f string, sh []block) {
 	start := time.Now()
 	fr := r.newFile(t, f)
+	if slices.ContainsFunc(sh, func(b block) bool { return makeWebRe.MatchString(b.Text) }) {
+		fr.sharedWeb(t)
+	}
 	var notRun []string
 	ran := 0
 	for _, b := range sh {

@@ -53,6 +53,13 @@ type runner struct {
 	fs       sync.RWMutex
 	stopping atomic.Bool
 
+	// web is the browser build the files whose blocks run make web start from (sharedWeb).
+	web struct {
+		once sync.Once
+		dir  string
+		err  error
+	}
+
 	mu       sync.Mutex
 	groups   map[int]bool // running blocks' process groups
 	ports    map[int]bool // ports handed out
@@ -453,6 +460,45 @@ func (r *runner) newFile(t *testing.T, f string) *fileRun {
 	t.Logf("%s: ports moved: %s", f, strings.Join(moved, ", "))
 	fr.env = docsEnv(r.goEnv, filepath.Join(base, "home"), fr.wrap, fr.bin, tmp)
 	return fr
+}
+
+// sharedWeb gives the file's copy the browser build that make web makes, built once for the
+// whole test: several files build it (README, museum.md, kiosk.md, the lab's README), and each
+// build compresses 30 MB of WebAssembly with brotli at quality 11, over a minute of a
+// processor each; four at once on a 2-core machine took 3.7 minutes each. With the build
+// already in web/dist, a block's make web still compiles and writes everything, but the Go
+// build cache gives it the same WebAssembly (-trimpath: the same bytes from any folder), and
+// precompress keeps the compressed forms that SHA256SUMS records for the same file, as it does
+// for a reader who runs make web twice.
+func (fr *fileRun) sharedWeb(t *testing.T) {
+	t.Helper()
+	r := fr.r
+	r.web.once.Do(func() {
+		// Built in a copy of the repository, as the files' blocks are (no .git: the same
+		// WebAssembly whether or not go build would stamp a checkout's commit into it).
+		done := r.writing(t)
+		src := filepath.Join(r.work, "web-build")
+		copyRepo(t, r.root, src)
+		r.web.dir = filepath.Join(r.work, "web-dist")
+		done()
+		start := time.Now()
+		res := r.run(spec{script: "exec bash scripts/web-build.sh " + r.web.dir, dir: src, env: fr.env, limit: 10 * time.Minute})
+		switch {
+		case res.timedOut:
+			r.web.err = fmt.Errorf("still running after 10m:\n%s", tail(res.out))
+		case res.err != nil:
+			r.web.err = fmt.Errorf("%v:\n%s", res.err, tail(res.out))
+		default:
+			t.Logf("the browser build for the files' make web, once: %v", time.Since(start).Round(100*time.Millisecond))
+		}
+	})
+	if r.web.err != nil {
+		t.Fatalf("scripts/web-build.sh, for the files' make web: %v", r.web.err)
+	}
+	defer r.writing(t)()
+	if err := os.CopyFS(filepath.Join(fr.dir, "web", "dist"), os.DirFS(r.web.dir)); err != nil {
+		t.Fatalf("copying the browser build: %v", err)
+	}
 }
 
 // movePorts returns the block's text with every address on a default port moved to the file's

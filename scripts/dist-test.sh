@@ -107,6 +107,14 @@ amd64 | arm64)
 	;;
 esac
 
+step "the packages' Maintainer: the project's (packaging/maintainer)"
+for p in "${pkgs[@]}"; do
+	m=$(dpkg-deb -f "$(deb "$p")" Maintainer)
+	[ "$m" = "$(head -n 1 packaging/maintainer)" ] || fail "$p's Maintainer is \"$m\", not packaging/maintainer's"
+	dpkg-deb --fsys-tarfile "$(deb "$p")" | tar -xO "./usr/share/doc/$p/changelog.Debian.gz" | zcat | grep -qF -- " -- $m  " ||
+		fail "$p's changelog is not signed by $m"
+done
+
 step "dpkg -i"
 installed=1
 dpkg_ -i "$(deb mark1)" "$(deb hwbridge)" ${pkgs[2]:+"$(deb mark1-museum)"}

@@ -27,8 +27,10 @@
 # 1.2.0+gitYYYYMMDD.HHMMSS.HASH, no tag 0.0.0~gitYYYYMMDD.HHMMSS.HASH (the commit's UTC time:
 # later commits sort later, and ~ sorts before any release), with +dirty when the working tree
 # differs from the commit; DEBVER is VERSION-1. $MARK1_VERSION overrides VERSION. The packages'
-# Maintainer is $MARK1_MAINTAINER, else the commit's author (not the builder's git identity,
-# which CI lacks). File times are the commit's time (SOURCE_DATE_EPOCH): a clean tree builds
+# Maintainer is the project's, one line in packaging/maintainer ("Name <address>"; not a
+# commit's author, who changes from commit to commit), or $MARK1_MAINTAINER; an address on a
+# reserved domain (.example, .invalid, .test, localhost) or a no-reply one is said as a warning:
+# a release's packages need an address that reaches the maintainers. File times are the commit's time (SOURCE_DATE_EPOCH): a clean tree builds
 # the same archives, byte for byte.
 #
 # --lint runs lintian on the packages (installing it), failing on errors and warnings: the
@@ -76,7 +78,16 @@ else
 	if [ -n "$(git status --porcelain 2>/dev/null)" ]; then version="$version+dirty"; fi
 fi
 debver="$version-1"
-maintainer=${MARK1_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "mark1 maintainers <mark1@users.noreply.github.com>")}
+src="packaging/maintainer, line 1" maintainer=$(head -n 1 packaging/maintainer)
+if [ -n "${MARK1_MAINTAINER:-}" ]; then src=\$MARK1_MAINTAINER maintainer=$MARK1_MAINTAINER; fi
+# Name <user@domain>, without the characters sed's s|||, a control file or a changelog trip on.
+if ! [[ $maintainer =~ ^[^\<\>@\|\&\\]*[^\<\>@\|\&\\\ ]\ \<[^\<\>@\|\&\\\ ]+@[^\<\>@\|\&\\\ ]+\.[^\<\>@\|\&\\\ ]+\>$ ]]; then
+	die "the Maintainer ($src): \"$maintainer\" is not \"Name <user@domain>\""
+fi
+case ${maintainer##*@} in
+*.example\> | *.invalid\> | *.test\> | localhost\> | *noreply*)
+	echo "dist: warning: the packages' Maintainer ($src), $maintainer, is no address that reaches anyone: name a real one before a release" >&2 ;;
+esac
 echo "dist: version $version (Debian $debver), commit $commit, into $out/: ${archs[*]}"
 
 stage=$(mktemp -d)
