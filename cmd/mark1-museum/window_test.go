@@ -362,14 +362,15 @@ func TestHelpNeedsNoDisplay(t *testing.T) {
 func TestHelpMatchesFlags(t *testing.T) {
 	var st settings
 	fs := newFlagSet(&st)
+	flat := strings.Join(strings.Fields(help.Flags), " ") // the text, wrapped to 80 columns, as one line
 	fs.VisitAll(func(f *flag.Flag) {
 		if !strings.Contains("\n"+help.Flags, "\n  --"+f.Name+" ") {
 			t.Errorf("help.Flags does not list --%s", f.Name)
 		}
-		if !strings.Contains(help.Flags, f.Usage) {
+		if !strings.Contains(flat, strings.Join(strings.Fields(f.Usage), " ")) {
 			t.Errorf("help.Flags does not say of --%s %q", f.Name, f.Usage)
 		}
-		if f.Name != "state-dir" && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && !strings.Contains(help.Flags, "(default "+f.DefValue) {
+		if f.Name != "state-dir" && f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && !strings.Contains(flat, "(default "+f.DefValue) {
 			t.Errorf("help.Flags does not give --%s's default %s", f.Name, f.DefValue)
 		}
 		// help.Asked must know which flags take no value: after one, -h asks for help; after

@@ -65,3 +65,12 @@ func TestBoolFlagsListed(t *testing.T) {
 		}
 	}
 }
+
+// The usage fits a terminal of 80 columns, as every other command's does.
+func TestTextFits80Columns(t *testing.T) {
+	for i, line := range strings.Split(Text, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("line %d of the usage is %d columns: %q", i+1, n, line)
+		}
+	}
+}
