@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	go run ./internal/tools/precompress [-min BYTES] DIR
+//	go run ./internal/tools/precompress [-min BYTES] [-cache DIR] DIR
 //
 // A file is worth it when it is of a kind that compresses (text, WebAssembly: not images or
 // fonts), of at least -min bytes (256), and its compressed form is at most 90% of its size; a
@@ -19,6 +19,14 @@
 // left out of the list, with a warning; a symbolic link is refused. Each file is written
 // atomically; files are compressed side by side, one a processor. It prints each file's sizes
 // and the totals.
+//
+// Compressed forms are also kept in a cache, by the plain file's SHA-256 (-cache DIR; by
+// default $MARK1_PRECOMPRESS_CACHE, else mark1/precompress in the user's cache folder,
+// ~/.cache on Linux; -cache off, or the variable set to off, keeps none): a build of the same
+// WebAssembly in another folder (make test builds the pages three times: the museum's tests,
+// the lab's, the docs') compresses it once. A cached form is used only after it has been
+// decompressed and found to be the plain file byte for byte; the cache is trimmed to its
+// newest 512 MB.
 package main
 
 import (
@@ -51,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("precompress", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	minSize := fl.Int64("min", 256, "the smallest file, in bytes, worth compressing")
+	cache := fl.String("cache", defaultCache(), "a folder keeping compressed forms between builds, or off")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: precompress [-min BYTES] DIR")
 		fl.PrintDefaults()
@@ -62,7 +71,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	files, err := Precompress(fl.Arg(0), Options{Min: *minSize, Warn: func(msg string) { fmt.Fprintln(stderr, "precompress: "+msg) }})
+	if *cache == "off" {
+		*cache = ""
+	}
+	files, err := Precompress(fl.Arg(0), Options{Min: *minSize, Cache: *cache, Warn: func(msg string) { fmt.Fprintln(stderr, "precompress: "+msg) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "precompress: %v\n", err)
 		return 1
@@ -75,8 +87,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 type Options struct {
 	// Min is the smallest file worth compressing, in bytes.
 	Min int64
-	// Warn, when not nil, is told of a file left out of the build.
+	// Warn, when not nil, is told of a file left out of the build, and of a cache that
+	// cannot be used.
 	Warn func(string)
+	// Cache is a folder keeping compressed forms between builds ("" none).
+	Cache string
+}
+
+// cacheVersion names the cache's layout and the compressors' settings: a change of either
+// makes a new folder, so that no form made otherwise is taken.
+const cacheVersion = "v1-br11w24-gz9"
+
+// cacheLimit is the most the cache keeps, in bytes; the least recently used go first.
+const cacheLimit = 512 << 20
+
+// defaultCache is -cache's default: $MARK1_PRECOMPRESS_CACHE, else the user's cache folder's
+// mark1/precompress ("" when there is none).
+func defaultCache() string {
+	if v, ok := os.LookupEnv("MARK1_PRECOMPRESS_CACHE"); ok {
+		return v
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "mark1", "precompress")
 }
 
 // File is one plain file of the build: its path within the folder, its size, and the size of
@@ -85,7 +120,7 @@ type File struct {
 	Path  string
 	Size  int64
 	Sizes map[string]int64
-	// Reused lists the encodings kept from the earlier build.
+	// Reused lists the encodings kept from the earlier build or taken from the cache.
 	Reused []string
 }
 
@@ -162,7 +197,7 @@ func Precompress(dir string, opts Options) ([]File, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			f, s, err := compressFile(dir, rel, old, opts.Min)
+			f, s, err := compressFile(dir, rel, old, opts)
 			results[i] = result{f, s, err}
 		})
 	}
@@ -188,12 +223,17 @@ func Precompress(dir string, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Cache != "" {
+		if err := trimCache(filepath.Join(opts.Cache, cacheVersion), cacheLimit); err != nil && opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("trimming the cache: %v", err))
+		}
+	}
 	return files, nil
 }
 
 // compressFile hashes the plain file rel and writes (or keeps) its compressed forms, returning
 // it and the sums of it and of each form kept.
-func compressFile(dir, rel string, old map[string][sha256.Size]byte, minSize int64) (File, []webdist.Sum, error) {
+func compressFile(dir, rel string, old map[string][sha256.Size]byte, opts Options) (File, []webdist.Sum, error) {
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -202,7 +242,7 @@ func compressFile(dir, rel string, old map[string][sha256.Size]byte, minSize int
 	sum := sha256.Sum256(data)
 	f := File{Path: rel, Size: int64(len(data)), Sizes: map[string]int64{}}
 	sums := []webdist.Sum{{Path: rel, SHA256: sum}}
-	try := webdist.Compressible(rel) && f.Size >= minSize
+	try := webdist.Compressible(rel) && f.Size >= opts.Min
 	type result struct {
 		data   []byte
 		reused bool
@@ -224,7 +264,16 @@ func compressFile(dir, rel string, old map[string][sha256.Size]byte, minSize int
 			}
 		}
 		wg.Go(func() {
+			if b, ok := fromCache(opts.Cache, e.Name, data, sum); ok {
+				results[i] = result{data: b, reused: true}
+				return
+			}
 			b, err := compress(e.Name, data)
+			if err == nil {
+				if err := toCache(opts.Cache, e.Name, sum, b); err != nil && opts.Warn != nil {
+					opts.Warn(fmt.Sprintf("keeping %s's %s form in the cache: %v", p, e.Name, err))
+				}
+			}
 			results[i] = result{data: b, err: err}
 		})
 	}
@@ -301,5 +350,5 @@ func printTable(w io.Writer, dir string, files []File) {
 		tot[0] += f.Size
 		fmt.Fprintf(w, "  %12d %12s %12s  %s\n", f.Size, cell("gzip", 1), cell("br", 2), f.Path)
 	}
-	fmt.Fprintf(w, "  %12d %12d %12d  total (a file not compressed counted plain; = kept from the last build)\n", tot[0], tot[1], tot[2])
+	fmt.Fprintf(w, "  %12d %12d %12d  total (a file not compressed counted plain; = kept from the last build or the cache)\n", tot[0], tot[1], tot[2])
 }

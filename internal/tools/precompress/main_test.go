@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,6 +234,8 @@ func TestPrecompressRefusesLinks(t *testing.T) {
 }
 
 func TestRun(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("MARK1_PRECOMPRESS_CACHE", cache) // never the user's own
 	dir := writeTree(t, map[string][]byte{"index.html": text(1000), "x.png": text(1000)})
 	var out, errs bytes.Buffer
 	if code := run([]string{dir}, &out, &errs); code != 0 {
@@ -250,4 +253,95 @@ func TestRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A build in another folder takes the compressed forms from the cache, each checked by
+// decompressing it: a damaged or foreign one is made again and replaced; -cache off and ""
+// keep nothing; the cache keeps its newest files within its limit.
+func TestCache(t *testing.T) {
+	cache := t.TempDir()
+	opts := Options{Min: 256, Cache: cache}
+	a := writeTree(t, map[string][]byte{"m.wasm": text(9000)})
+	if _, err := Precompress(a, opts); err != nil {
+		t.Fatal(err)
+	}
+	br, err := os.ReadFile(filepath.Join(a, "m.wasm.br"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(text(9000))
+	cached := cachePath(cache, "br", sum)
+	if b, err := os.ReadFile(cached); err != nil || !bytes.Equal(b, br) {
+		t.Fatalf("the cache's br form: %v (equal %v)", err, bytes.Equal(b, br))
+	}
+	b := writeTree(t, map[string][]byte{"m.wasm": text(9000)})
+	files, err := Precompress(b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(files[0].Reused, ","); got != "br,gzip" {
+		t.Errorf("a new folder's build reused %q from the cache, want br,gzip", got)
+	}
+	for _, bad := range []struct {
+		name string
+		data []byte
+	}{{"damaged", append(slices.Clone(br[:len(br)/2]), 0xff)}, {"another file's", mustCompress(t, "br", text(8000))}} {
+		t.Run(bad.name, func(t *testing.T) {
+			if err := os.WriteFile(cached, bad.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := writeTree(t, map[string][]byte{"m.wasm": text(9000)})
+			files, err := Precompress(c, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(files[0].Reused, "br") {
+				t.Errorf("the %s cached form was used", bad.name)
+			}
+			if got, _ := os.ReadFile(filepath.Join(c, "m.wasm.br")); !bytes.Equal(decode(t, "br", got), text(9000)) {
+				t.Error("the build's br form does not decode to its file")
+			}
+			if got, _ := os.ReadFile(cached); !bytes.Equal(got, br) {
+				t.Error("the cache's form was not replaced")
+			}
+		})
+	}
+	t.Run("off", func(t *testing.T) {
+		t.Setenv("MARK1_PRECOMPRESS_CACHE", "off")
+		d := writeTree(t, map[string][]byte{"n.wasm": text(7000)})
+		if code := run([]string{d}, io.Discard, io.Discard); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if _, err := os.Stat(filepath.Join("off", cacheVersion)); err == nil {
+			t.Error("-cache off made a folder named off")
+		}
+	})
+	t.Run("trim", func(t *testing.T) {
+		dir := t.TempDir()
+		old := time.Now().Add(-time.Hour)
+		for i, n := range []string{"a", "b", "c"} {
+			p := filepath.Join(dir, n)
+			if err := os.WriteFile(p, make([]byte, 100), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			at := old.Add(time.Duration(i) * time.Minute)
+			os.Chtimes(p, at, at)
+		}
+		if err := trimCache(dir, 250); err != nil {
+			t.Fatal(err)
+		}
+		left, _ := os.ReadDir(dir)
+		if len(left) != 2 || left[0].Name() != "b" || left[1].Name() != "c" {
+			t.Errorf("after trimming to 250 bytes: %v, want b and c (the newest)", left)
+		}
+	})
+}
+
+func mustCompress(t *testing.T, enc string, data []byte) []byte {
+	t.Helper()
+	b, err := compress(enc, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
