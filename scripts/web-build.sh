@@ -25,7 +25,9 @@ ldflags='-s -w'
 wasm() {
 	local tmp
 	tmp="$(dirname "$2")/.$(basename "$2").tmp"
-	GOOS=js GOARCH=wasm "$go" build -trimpath -ldflags="$ldflags" -o "$tmp" "./cmd/$1"
+	# -trimpath and -buildvcs=false: the same WebAssembly from any folder, a checkout or a copy
+	# (precompress's cache then serves a build made elsewhere).
+	GOOS=js GOARCH=wasm "$go" build -trimpath -buildvcs=false -ldflags="$ldflags" -o "$tmp" "./cmd/$1"
 	mv "$tmp" "$2"
 }
 
