@@ -15,11 +15,14 @@ import (
 )
 
 // TestSoakRig runs the exhibit with a rig as the window does, without a window: a session
-// training at full speed with its rig link, and a frame drawn every 16 ms on this goroutine
+// training at 100x (a card every 30 ms: the fastest speed below MAX, at which a machine that
+// has learnt restarts every second and its allocations' collections, not the rig, interrupt
+// the drawing) with its rig link, and a frame drawn every 16 ms on this goroutine
 // (the session's Snapshot, which copies the rig's state, and view's Draw), for MARK1_SOAK_RIG
 // (a duration; 8 s when unset; scripts/museum-test.sh runs 45 s, and docs/rig.md's 10-minute
 // run 10m): half on a mirror rig (the letters), half on a loop rig (E and F, which its strips
-// never tell apart: it corrects all along), each hwbridge --simulate faulted every 30 s (a
+// never tell apart: it corrects all along), a new machine training whenever one has learnt or
+// reached its epochs' limit (so that the rig is busy to the end), each hwbridge --simulate faulted every 30 s (a
 // sixth of the half in a shorter run), in turn killed and started again, halted and resumed,
 // and a chip made to time out and cleared. The rig's calls never run on the drawing
 // goroutine: no frame's Snapshot may wait over 50 ms for the rig (its wall time: a frame the
@@ -51,7 +54,7 @@ func TestSoakRig(t *testing.T) {
 // soakRig is one half of TestSoakRig.
 func soakRig(t *testing.T, rig string, chip int, dur time.Duration) {
 	b := startBridge(t, rig, "")
-	e := startExhibit(t, b.addr, session.Max)
+	e := startExhibit(t, b.addr, 100)
 	if e.link.Loop() {
 		if err := e.s.SetExperiment("ef"); err != nil {
 			t.Fatal(err)
@@ -116,7 +119,8 @@ func soakRig(t *testing.T, rig string, chip int, dur time.Duration) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, lastSample := time.Now(), time.Now()
-	var lastCount, presented uint64
+	var lastCount, presented, presentedLate uint64
+	trainings, lastTrain := 1, time.Now()
 	tick := time.NewTicker(16 * time.Millisecond)
 	defer tick.Stop()
 	for time.Since(start) < dur {
@@ -134,12 +138,22 @@ func soakRig(t *testing.T, rig string, chip int, dur time.Duration) {
 		}
 		cpu, redraw, waits, walls = append(cpu, d), append(redraw, again), append(waits, w), append(walls, time.Since(t0))
 		states[f.Rig.State]++
-		if f.Machine.Count >= lastCount {
-			presented += f.Machine.Count - lastCount
-		} else {
-			presented += f.Machine.Count
+		n := f.Machine.Count
+		if n >= lastCount {
+			n -= lastCount
+		}
+		presented += n
+		if time.Since(start) > dur*2/3 {
+			presentedLate += n
 		}
 		lastCount = f.Machine.Count
+		// A machine that has learnt stops training: a new one starts (its weights back to
+		// zero, every knob turning), so that the rig is busy from the first minute to the last.
+		if f.Mode == session.Stopped && time.Since(lastTrain) > time.Second {
+			e.s.Reset()
+			e.s.Train()
+			trainings, lastTrain = trainings+1, time.Now()
+		}
 		if time.Since(lastSample) >= dur/24 {
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
@@ -179,8 +193,8 @@ func soakRig(t *testing.T, rig string, chip int, dur time.Duration) {
 	warm := heap[len(heap)/3:]
 	lo, hi := slices.Min(warm), slices.Max(warm)
 	mu.Lock()
-	t.Logf("soak %s: %v, %d frames, %d presentations, %d faults (%v); the rig's states over the frames: %v",
-		rig, time.Since(start).Round(time.Second), len(cpu), presented, len(events), events, states)
+	t.Logf("soak %s: %v, %d frames, %d presentations (%d in the last third) in %d trainings, %d faults (%v); the rig's states over the frames: %v",
+		rig, time.Since(start).Round(time.Second), len(cpu), presented, presentedLate, trainings, len(events), events, states)
 	mu.Unlock()
 	t.Logf("soak %s: a frame's CPU time past the warm-up: median %.1f ms, longest %.1f ms (%d frames, %d interrupted); its Snapshot's wait: longest %.2f ms; its wall time: longest %.1f ms, %d over 50 ms; heap after warm-up %.1f..%.1f MB (first %.1f, last %.1f)",
 		rig, msOf(steady[len(steady)/2]), msOf(steady[len(steady)-1]), len(steady), len(interrupted), msOf(maxWait), msOf(maxWall), overWall,
@@ -197,8 +211,8 @@ func soakRig(t *testing.T, rig string, chip int, dur time.Duration) {
 	if warm[len(warm)-1] > warm[0]+4<<20 || hi > lo+8<<20 {
 		t.Errorf("the heap grew: %.1f MB to %.1f MB (range %.1f..%.1f MB)", mb(warm[0]), mb(warm[len(warm)-1]), mb(lo), mb(hi))
 	}
-	if presented == 0 || len(events) == 0 && dur >= 6*time.Second {
-		t.Errorf("%d presentations, %d faults", presented, len(events))
+	if presented == 0 || presentedLate == 0 || len(events) == 0 && dur >= 6*time.Second {
+		t.Errorf("%d presentations (%d in the last third), %d faults: the exhibit must train to the end", presented, presentedLate, len(events))
 	}
 	// At the end the rig is back, and every knob on its target.
 	e.s.Stop()
