@@ -289,6 +289,7 @@ func TestRig(t *testing.T) {
 		{"builtin:loop", "pots1", 0x2d, "ef", []string{"--speed", "10", "--experiment", "ef"}},
 	} {
 		t.Run(c.rig, func(t *testing.T) {
+			t.Parallel() // the mirror's window and the loop's, side by side: 30 s of training each, and the faults
 			b := startSimBridge(t, c.rig)
 			e := startExhibitRun(t, b.addr, c.args...)
 			st := e.wait("the rig", 60*time.Second, func(st health.Status) bool {
@@ -375,6 +376,7 @@ func TestRigScreenshot(t *testing.T) {
 		{"builtin:loop", "MARK1_RIG_LOOP_SHOT", 16, []string{"--experiment", "ef"}},
 	} {
 		t.Run(c.rig, func(t *testing.T) {
+			t.Parallel()
 			b := startSimBridge(t, c.rig)
 			shot := filepath.Join(t.TempDir(), "rig.png")
 			args := append([]string{"--bridge", b.addr, "--state-dir", "", "--speed", "10", "--attract", "0", "--screenshot", shot, "--frames", "240"}, c.args...)
