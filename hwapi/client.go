@@ -369,9 +369,12 @@ func (c *Client) events(ctx context.Context, fn func(Event)) error {
 // or a bridge gone; a fault the bridge reports with an answer (a chip that did not answer,
 // retried) is the rack's error and the machine goes on.
 type RemoteRack struct {
-	c       *Client
-	r, n    int
-	Timeout time.Duration // bounds a Drive, which waits for the pots to settle; default 60 s (the other calls: Client.Timeout)
+	c    *Client
+	r, n int
+	// Timeout bounds a Drive, which waits for the pots to settle; default 60 s (the other
+	// calls: Client.Timeout). A bridge that stops answering during one is known sooner: the
+	// drive asks it for its Info meanwhile (Client.LoopDrive says how).
+	Timeout time.Duration
 	Grace   time.Duration // how long pots may be off their targets; default 15 s
 
 	rng, allow []float64 // per pot: its range, and how far a read-back may be from the target
@@ -450,9 +453,7 @@ func (rr *RemoteRack) Drive(active []uint16, onActive, onInactive float64) error
 	if active == nil {
 		active = []uint16{}
 	}
-	var rep DriveReply
-	err := rr.c.do(context.Background(), rr.Timeout, http.MethodPost, "/v1/loop/drive", DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive},
-		func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
+	rep, err := rr.c.drive(context.Background(), rr.Timeout, DriveRequest{R: rr.r, Active: active, OnActive: onActive, OnInactive: onInactive})
 	if err != nil {
 		return rr.c.failed(fmt.Errorf("rack R%d: drive: %w", rr.r, err))
 	}

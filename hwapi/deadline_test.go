@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -177,4 +178,75 @@ func TestMirrorHeartbeatDeadline(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("Run did not end")
 	}
+}
+
+// A drive waits for the pots, as long as its deadline allows, only while the bridge answers:
+// it asks for the bridge's Info every Timeout meanwhile. A bridge that stops answering in the
+// middle of a drive (SIGSTOP) ends it within Timeout + pingTimeout, far before the drive's
+// minute; a slow rig whose bridge answers is waited for.
+func TestDriveAsksWhetherTheBridgeAnswers(t *testing.T) {
+	gone := make(chan struct{}) // closed at the end: a stopped bridge's handlers return
+	t.Cleanup(func() { close(gone) })
+	var settle atomic.Int64 // a drive's settling, ns; 0: the bridge is stopped
+	var infos atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/info", func(w http.ResponseWriter, r *http.Request) {
+		infos.Add(1)
+		if settle.Load() == 0 {
+			<-gone
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	})
+	mux.HandleFunc("/v1/loop/drive", func(w http.ResponseWriter, r *http.Request) {
+		d := settle.Load()
+		if d == 0 {
+			<-gone
+			return
+		}
+		time.Sleep(time.Duration(d))
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"generation":7}`))
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	c, err := NewClient(ln.Addr().String(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Timeout = 300 * time.Millisecond
+
+	t.Run("slow rig", func(t *testing.T) {
+		settle.Store(int64(1500 * time.Millisecond)) // five Timeouts: five questions, each answered
+		start := time.Now()
+		rep, err := c.LoopDrive(context.Background(), DriveRequest{R: 0, Active: []uint16{1}, OnActive: 1})
+		if err != nil || rep.Generation != 7 {
+			t.Fatalf("a drive that settles in 1.5 s on a bridge that answers: %+v, %v", rep, err)
+		}
+		if took, n := time.Since(start), infos.Load(); took < 1500*time.Millisecond || n < 3 {
+			t.Errorf("answered after %v, %d questions asked meanwhile", took, n)
+		}
+	})
+	t.Run("stopped", func(t *testing.T) {
+		settle.Store(0)
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, err := c.LoopDrive(ctx, DriveRequest{R: 0, Active: []uint16{1}, OnActive: 1})
+		took := time.Since(start)
+		var na *NoAnswerError
+		if !errors.As(err, &na) || na.Call != "POST /v1/loop/drive" || !strings.Contains(err.Error(), "does not answer") {
+			t.Fatalf("%v, want a NoAnswerError of the drive", err)
+		}
+		if limit := c.Timeout + pingTimeout + time.Second; took > limit {
+			t.Errorf("ended after %v, want within %v", took, limit)
+		}
+		t.Logf("a drive on a bridge that stopped answering ended after %v: %v", took.Round(10*time.Millisecond), err)
+	})
 }

@@ -2,10 +2,12 @@ package hwapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mark1-perceptron/mark1/machine"
 	"github.com/mark1-perceptron/mark1/patchboard"
@@ -21,10 +23,54 @@ func (c *Client) LoopDrive(ctx context.Context, req DriveRequest) (DriveReply, e
 	if req.Active == nil {
 		req.Active = []uint16{} // "active": [], not null
 	}
-	var rep DriveReply
 	// A drive waits for the pots to settle: ctx bounds it (at most MaxReplyWait).
-	err := c.do(ctx, MaxReplyWait, http.MethodPost, "/v1/loop/drive", req, func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
-	return rep, err
+	return c.drive(ctx, MaxReplyWait, req)
+}
+
+// pingTimeout bounds the question a drive asks while it waits: does the bridge answer at all?
+const pingTimeout = 2 * time.Second
+
+// drive posts a loop drive (POST /v1/loop/drive), bounded by limit and ctx. A drive is
+// answered once the pots have settled, which on a rig of servos may take seconds, so its own
+// deadline cannot tell a slow rig from a bridge that will never answer (stopped by SIGSTOP, a
+// hung Pi). While it waits, the bridge is asked for its Info every Timeout; one not answered
+// in pingTimeout, or refused, ends the drive with a *NoAnswerError (or that error): a stopped
+// bridge is known within Timeout + pingTimeout, not the drive's minute.
+func (c *Client) drive(ctx context.Context, limit time.Duration, req DriveRequest) (DriveReply, error) {
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		rep DriveReply
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		var rep DriveReply
+		err := c.do(dctx, limit, http.MethodPost, "/v1/loop/drive", req, func(b []byte) (err error) { rep, err = decodeDriveReply(b); return err })
+		done <- result{rep, err}
+	}()
+	ping := time.NewTicker(c.timeout())
+	defer ping.Stop()
+	for {
+		select {
+		case r := <-done:
+			return r.rep, r.err
+		case <-ping.C:
+			err := c.do(ctx, pingTimeout, http.MethodGet, "/v1/info", nil, func([]byte) error { return nil })
+			if err == nil {
+				continue
+			}
+			cancel()
+			if r := <-done; r.err == nil {
+				return r.rep, nil // answered meanwhile
+			}
+			if na := (*NoAnswerError)(nil); errors.As(err, &na) {
+				return DriveReply{}, &NoAnswerError{Addr: c.addr(), Call: "POST /v1/loop/drive", After: time.Since(start).Round(100 * time.Millisecond), Err: na.Err}
+			}
+			return DriveReply{}, fmt.Errorf("during a drive: %w", err)
+		}
+	}
 }
 
 // LoopReadings returns the read-back weights of R-unit r of a loop rig whose racks have n

@@ -101,3 +101,40 @@ func TestBridgeGoesMute(t *testing.T) {
 		t.Errorf("exit %d after %v\n%s\n%s", code, took, out, errs)
 	}
 }
+
+// muteInDrive serves h until a drive beyond the first after: that drive, and every request
+// after it, gets no answer (a bridge stopped while its pots settle).
+type muteInDrive struct {
+	h      http.Handler
+	after  int32
+	drives atomic.Int32
+	gone   chan struct{}
+}
+
+func (g *muteInDrive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/v1/loop/drive" && g.drives.Add(1) > g.after || g.drives.Load() > g.after {
+		<-g.gone
+		return
+	}
+	g.h.ServeHTTP(w, r)
+}
+
+// A bridge that stops answering during a drive (whose own deadline is a minute: servos may
+// take seconds to settle) ends the session within 10 s: the drive asks the bridge meanwhile
+// whether it answers at all.
+func TestBridgeGoesMuteInADrive(t *testing.T) {
+	f := &fakeRig{info: hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20,
+		Machine: &hwapi.Machine{AUnits: 15, RUnits: 1, Seed: 1, Rule: "alpha", Wiring: "random"}, Pots: loopPots(1, 15)}}
+	f.racks = []*machinetest.Rack{machinetest.New(15)}
+	g := &muteInDrive{h: hwapi.NewHandler(f, hwapi.Opts{}), after: 3, gone: make(chan struct{})}
+	srv := httptest.NewServer(g)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(g.gone) })
+	start := time.Now()
+	code, out, errs := mark1(t, "bridge", "--bridge", srv.Listener.Addr().String(), "--data", "builtin:leftright", "--epochs", "5")
+	took := time.Since(start)
+	t.Logf("exit %d after %v: %s", code, took.Round(time.Millisecond), errs)
+	if code != 1 || !strings.Contains(out, "rig error, training stopped: rack R0: drive: ") || !strings.Contains(errs, "does not answer") || took > 10*time.Second {
+		t.Errorf("exit %d after %v\n%s\n%s\nwant exit 1 within 10 s, the drive not answered", code, took, out, errs)
+	}
+}

@@ -60,11 +60,10 @@ const (
 	DefaultRetry = 2 * time.Second
 	DefaultPoll  = 500 * time.Millisecond
 	// callTimeout bounds a call to the bridge; driveTimeout a loop correction, which waits
-	// for the pots to settle; pingTimeout the question a long drive asks meanwhile, whether
-	// the bridge answers at all (loopDrive).
+	// for the pots to settle (a bridge that stops answering meanwhile is known sooner:
+	// loopDrive).
 	callTimeout  = 5 * time.Second
 	driveTimeout = 15 * time.Second
-	pingTimeout  = 2 * time.Second
 	// infoEvery is how often a connected bridge's boot is checked (a restart: every knob
 	// again).
 	infoEvery = 2 * time.Second

@@ -202,41 +202,13 @@ func (l *Link) sound() bool {
 	return true
 }
 
-// loopDrive sends a drive and waits for its reply, up to driveTimeout: a drive answers once
-// the pots have settled, which on a rig of servos may take seconds, so its own deadline cannot
-// tell a slow rig from a bridge that will never answer. While it waits, the bridge is asked
-// for its Info (answered at once, whatever the rig does) every callTimeout; one not answered
-// within pingTimeout ends the drive with that error: a stopped bridge (kill -STOP, a hung Pi)
-// is known within callTimeout + pingTimeout, not driveTimeout.
+// loopDrive sends a drive and waits for its reply, up to driveTimeout (a rig of servos may
+// take seconds to settle); a bridge that stops answering meanwhile ends it sooner
+// (hwapi's LoopDrive asks the bridge for its Info while it waits).
 func (l *Link) loopDrive(ctx context.Context, req hwapi.DriveRequest) (hwapi.DriveReply, error) {
 	dctx, cancel := context.WithTimeout(ctx, driveTimeout)
 	defer cancel()
-	type result struct {
-		rep hwapi.DriveReply
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		rep, err := l.c.LoopDrive(dctx, req)
-		done <- result{rep, err}
-	}()
-	ping := time.NewTicker(callTimeout)
-	defer ping.Stop()
-	for {
-		select {
-		case r := <-done:
-			return r.rep, r.err
-		case <-ping.C:
-			pctx, pcancel := context.WithTimeout(ctx, pingTimeout)
-			_, err := l.c.Info(pctx)
-			pcancel()
-			if err != nil {
-				cancel()
-				<-done
-				return hwapi.DriveReply{}, err
-			}
-		}
-	}
+	return l.c.LoopDrive(dctx, req)
 }
 
 // applyOp sends one correction and waits for the pots to follow it; it reports whether they
