@@ -214,7 +214,7 @@ func TestClickAddsPoint(t *testing.T) {
 		t.Errorf("the trace stayed the same after a point was added")
 	}
 	sameTrace(t, p, "the trace with the added point", mark1Trace(t, append(slices.Clone(theNotesStep), "--point", "-1,3,+1")...))
-	if link := p.eval(`location.search`); !strings.HasSuffix(link, "&point=-1,3,+1") {
+	if link := p.linkSoon(func(l string) bool { return strings.HasSuffix(l, "&point=-1,3,+1") }); !strings.HasSuffix(link, "&point=-1,3,+1") {
 		t.Errorf("the link %s does not end with the added point", link)
 	}
 	// The right button takes it away again.
@@ -429,7 +429,7 @@ func TestRetina(t *testing.T) {
 	if drawn.Shown != "drawing" || slices.Equal(drawn.AUnits, st.AUnits) {
 		t.Errorf("after the stroke the machine is shown %q, its A-units as they were: %v", drawn.Shown, slices.Equal(drawn.AUnits, st.AUnits))
 	}
-	if link := p.eval(`location.search`); !strings.Contains(link, "cells=") {
+	if link := p.linkSoon(func(l string) bool { return strings.Contains(l, "cells=") }); !strings.Contains(link, "cells=") {
 		t.Errorf("the link %s does not hold the drawing", link)
 	}
 	p.eval(`document.querySelector("#teach button:last-child").click()`)

@@ -258,6 +258,20 @@ func (p *page) waitFor(expr string) {
 	}
 }
 
+// linkSoon returns the page's link (location.search) once ok holds of it, or as it is after
+// 5 s: the page writes its link at most every 400 ms while it changes (a drag, a stroke).
+func (p *page) linkSoon(ok func(string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		link := p.eval(`location.search`)
+		if ok(link) || time.Now().After(deadline) {
+			return link
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // table is a table as the page shows it or as mark1 --json writes it.
 type table struct {
 	Name    string     `json:"name"`
