@@ -245,7 +245,8 @@ func compressFile(dir, rel string, old map[string][sha256.Size]byte, opts Option
 	try := webdist.Compressible(rel) && f.Size >= opts.Min
 	type result struct {
 		data   []byte
-		reused bool
+		reused bool // kept from the earlier build (on disk) or taken from the cache
+		cached bool // taken from the cache: still to be written
 		err    error
 	}
 	results := make([]result, len(webdist.Encodings))
@@ -265,7 +266,7 @@ func compressFile(dir, rel string, old map[string][sha256.Size]byte, opts Option
 		}
 		wg.Go(func() {
 			if b, ok := fromCache(opts.Cache, e.Name, data, sum); ok {
-				results[i] = result{data: b, reused: true}
+				results[i] = result{data: b, reused: true, cached: true}
 				return
 			}
 			b, err := compress(e.Name, data)
@@ -291,8 +292,11 @@ func compressFile(dir, rel string, old map[string][sha256.Size]byte, opts Option
 		}
 		if r.reused {
 			f.Reused = append(f.Reused, e.Name)
-		} else if err := atomicfile.Write(ep, 0o644, func(w io.Writer) error { _, err := w.Write(r.data); return err }); err != nil {
-			return File{}, nil, err
+		}
+		if !r.reused || r.cached {
+			if err := atomicfile.Write(ep, 0o644, func(w io.Writer) error { _, err := w.Write(r.data); return err }); err != nil {
+				return File{}, nil, err
+			}
 		}
 		f.Sizes[e.Name] = int64(len(r.data))
 		sums = append(sums, webdist.Sum{Path: rel + e.Ext, SHA256: sha256.Sum256(r.data)})

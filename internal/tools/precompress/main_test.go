@@ -282,6 +282,13 @@ func TestCache(t *testing.T) {
 	if got := strings.Join(files[0].Reused, ","); got != "br,gzip" {
 		t.Errorf("a new folder's build reused %q from the cache, want br,gzip", got)
 	}
+	// Taken from the cache, the forms are written into the new folder, as SHA256SUMS lists them.
+	if got, err := os.ReadFile(filepath.Join(b, "m.wasm.br")); err != nil || !bytes.Equal(got, br) {
+		t.Errorf("the new folder's m.wasm.br: %v (equal to the first build's: %v)", err, bytes.Equal(got, br))
+	}
+	if got, err := os.ReadFile(filepath.Join(b, "m.wasm.gz")); err != nil || !bytes.Equal(decode(t, "gzip", got), text(9000)) {
+		t.Errorf("the new folder's m.wasm.gz: %v", err)
+	}
 	for _, bad := range []struct {
 		name string
 		data []byte
