@@ -46,7 +46,7 @@ MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" xvfb-run -a -s "-screen 0 1920x108
 	"$go" test -count=1 -tags museumwindow ./museum/ ./cmd/mark1-museum/
 
 echo "museum-test: the browser version in headless Chromium"
-MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^TestBrowser$' ./cmd/mark1/
+MARK1_BROWSER_TEST=1 MARK1_WEB_DIR="$tmp/web" "$go" test -count=1 -run '^(TestBrowser|TestWireBudget)$' ./cmd/mark1/
 
 echo "museum-test: view's goldens and readings on arm64 under qemu"
 command -v qemu-aarch64-static >/dev/null || command -v qemu-aarch64 >/dev/null || bash scripts/need.sh qemu-user-static

@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -20,17 +22,6 @@ import (
 // that has seen it (riglink.SavedFile in the state folder) does not wait: the link finds the
 // bridge when it comes.
 const firstWait = 5 * time.Second
-
-// exhibitRig is what a bridge changes in the museum: the link, and on a loop rig the machine
-// built (the rig's), the experiments it can learn, the one opened and the state folder (a
-// loop machine's states are kept apart from the emulated machine's: stateDir/loop).
-type exhibitRig struct {
-	link       *riglink.Link
-	cfg        machine.Config
-	offered    []string
-	experiment string
-	stateDir   string
-}
 
 // setupRig connects the museum to the bridge at addr. The exhibit never stops for the
 // hardware: a problem (no token, no bridge, a loop machine that can learn none of the

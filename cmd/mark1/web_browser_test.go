@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mark1-perceptron/mark1/internal/webdist"
 )
 
 // TestWebSize measures a browser build (make web-size runs it: MARK1_WEB_SIZE=1; MARK1_WEB_DIR
@@ -613,5 +615,56 @@ func (b *cdp) send(session, method string, params, out any) error {
 		return fmt.Errorf("%s: %w", method, b.err)
 	case <-time.After(time.Minute):
 		return fmt.Errorf("%s: no reply in a minute", method)
+	}
+}
+
+// TestWireBudget: the most each page of a browser build can send a browser that asks for gzip
+// (a class's computers over plain http), every file of its folder counted in its .gz form (or
+// plain when it has none), stays within the goals: the museum under 5 MB, the lab under 3 MB
+// (issue 25). It counts every file, fetched or not, so it is a bound, not a measurement (make
+// web-size measures what Chromium fetches). scripts/museum-test.sh runs it on its build.
+func TestWireBudget(t *testing.T) {
+	dir := os.Getenv("MARK1_WEB_DIR")
+	if os.Getenv("MARK1_BROWSER_TEST") != "1" || dir == "" {
+		t.Skip("MARK1_BROWSER_TEST is not 1 or MARK1_WEB_DIR is not set (scripts/museum-test.sh runs this test on its build)")
+	}
+	f, err := os.Open(filepath.Join(dir, webdist.SumsName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, err := webdist.ReadSums(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, s := range sums {
+		have[s.Path] = true
+	}
+	var museum, lab int64
+	for _, s := range sums {
+		if _, _, encoded := webdist.EncodingOf(s.Path); encoded {
+			continue
+		}
+		p := s.Path
+		if have[p+".gz"] {
+			p += ".gz"
+		}
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(s.Path, "lab/") {
+			lab += fi.Size()
+		} else {
+			museum += fi.Size()
+		}
+	}
+	t.Logf("with gzip, at most: the museum %d bytes, the lab %d", museum, lab)
+	if museum >= 5_000_000 {
+		t.Errorf("the museum's files take %d bytes with gzip: over the 5 MB it may send", museum)
+	}
+	if lab >= 3_000_000 {
+		t.Errorf("the lab's files take %d bytes with gzip: over the 3 MB it may send", lab)
 	}
 }
