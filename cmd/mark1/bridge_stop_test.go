@@ -62,71 +62,39 @@ func TestBridgeStoppedBridge(t *testing.T) {
 	}
 }
 
-// goesMute serves h until the bridge has answered after drives, then answers nothing more
-// (a bridge stopped in the middle of a session).
+// goesMute serves h until it has served after drives, then answers nothing more: at once (a
+// bridge stopped between two calls), or from the next drive on when inDrive (a bridge stopped
+// while its pots settle).
 type goesMute struct {
-	h      http.Handler
-	after  int32
-	drives atomic.Int32
-	gone   chan struct{}
+	h       http.Handler
+	after   int32
+	inDrive bool
+	drives  atomic.Int32
+	muted   atomic.Bool
+	gone    chan struct{}
 }
 
 func (g *goesMute) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if g.drives.Load() >= g.after {
+	drive := r.URL.Path == "/v1/loop/drive"
+	if g.muted.Load() || g.drives.Load() >= g.after && (!g.inDrive || drive) {
+		g.muted.Store(true)
 		<-g.gone
 		return
 	}
-	if r.URL.Path == "/v1/loop/drive" {
+	if drive {
 		g.drives.Add(1)
 	}
 	g.h.ServeHTTP(w, r)
 }
 
-// A bridge that stops answering in the middle of a loop session ends it after one call's
-// deadline, with the reason; mark1 bridge asks it nothing more (its status, the release would
-// each wait their time too).
-func TestBridgeGoesMute(t *testing.T) {
+// muteLoop runs mark1 bridge on a loop rig whose bridge goes mute as g says, and returns its
+// exit status, output, errors and time.
+func muteLoop(t *testing.T, g *goesMute) (int, string, string, time.Duration) {
+	t.Helper()
 	f := &fakeRig{info: hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20,
 		Machine: &hwapi.Machine{AUnits: 15, RUnits: 1, Seed: 1, Rule: "alpha", Wiring: "random"}, Pots: loopPots(1, 15)}}
 	f.racks = []*machinetest.Rack{machinetest.New(15)}
-	g := &goesMute{h: hwapi.NewHandler(f, hwapi.Opts{}), after: 3, gone: make(chan struct{})}
-	srv := httptest.NewServer(g)
-	t.Cleanup(srv.Close)
-	t.Cleanup(func() { close(g.gone) })
-	start := time.Now()
-	code, out, errs := mark1(t, "bridge", "--bridge", srv.Listener.Addr().String(), "--data", "builtin:leftright", "--epochs", "5")
-	took := time.Since(start)
-	t.Logf("exit %d after %v", code, took.Round(time.Millisecond))
-	if code != 1 || !strings.Contains(out, "rig error, training stopped: rack R0: ") || !strings.Contains(errs, "does not answer") || took > hwapi.DefaultTimeout+3*time.Second {
-		t.Errorf("exit %d after %v\n%s\n%s", code, took, out, errs)
-	}
-}
-
-// muteInDrive serves h until a drive beyond the first after: that drive, and every request
-// after it, gets no answer (a bridge stopped while its pots settle).
-type muteInDrive struct {
-	h      http.Handler
-	after  int32
-	drives atomic.Int32
-	gone   chan struct{}
-}
-
-func (g *muteInDrive) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/v1/loop/drive" && g.drives.Add(1) > g.after || g.drives.Load() > g.after {
-		<-g.gone
-		return
-	}
-	g.h.ServeHTTP(w, r)
-}
-
-// A bridge that stops answering during a drive (whose own deadline is a minute: servos may
-// take seconds to settle) ends the session within 10 s: the drive asks the bridge meanwhile
-// whether it answers at all.
-func TestBridgeGoesMuteInADrive(t *testing.T) {
-	f := &fakeRig{info: hwapi.Info{Version: hwapi.Version, Boot: "1", Rig: "fake.toml", Mode: "loop", UpdateHz: 20,
-		Machine: &hwapi.Machine{AUnits: 15, RUnits: 1, Seed: 1, Rule: "alpha", Wiring: "random"}, Pots: loopPots(1, 15)}}
-	f.racks = []*machinetest.Rack{machinetest.New(15)}
-	g := &muteInDrive{h: hwapi.NewHandler(f, hwapi.Opts{}), after: 3, gone: make(chan struct{})}
+	g.h, g.gone = hwapi.NewHandler(f, hwapi.Opts{}), make(chan struct{})
 	srv := httptest.NewServer(g)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(g.gone) })
@@ -134,6 +102,24 @@ func TestBridgeGoesMuteInADrive(t *testing.T) {
 	code, out, errs := mark1(t, "bridge", "--bridge", srv.Listener.Addr().String(), "--data", "builtin:leftright", "--epochs", "5")
 	took := time.Since(start)
 	t.Logf("exit %d after %v: %s", code, took.Round(time.Millisecond), errs)
+	return code, out, errs, took
+}
+
+// A bridge that stops answering in the middle of a loop session ends it after one call's
+// deadline, with the reason; mark1 bridge asks it nothing more (its status, the release would
+// each wait their time too).
+func TestBridgeGoesMute(t *testing.T) {
+	code, out, errs, took := muteLoop(t, &goesMute{after: 3})
+	if code != 1 || !strings.Contains(out, "rig error, training stopped: rack R0: ") || !strings.Contains(errs, "does not answer") || took > hwapi.DefaultTimeout+3*time.Second {
+		t.Errorf("exit %d after %v\n%s\n%s", code, took, out, errs)
+	}
+}
+
+// A bridge that stops answering during a drive (whose own deadline is a minute: servos may
+// take seconds to settle) ends the session within 10 s: the drive asks the bridge meanwhile
+// whether it answers at all.
+func TestBridgeGoesMuteInADrive(t *testing.T) {
+	code, out, errs, took := muteLoop(t, &goesMute{after: 3, inDrive: true})
 	if code != 1 || !strings.Contains(out, "rig error, training stopped: rack R0: drive: ") || !strings.Contains(errs, "does not answer") || took > 10*time.Second {
 		t.Errorf("exit %d after %v\n%s\n%s\nwant exit 1 within 10 s, the drive not answered", code, took, out, errs)
 	}
